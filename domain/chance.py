@@ -1,0 +1,99 @@
+"""Where outcomes come from. Chance is decided once, in decide(), and stored in events.
+
+Two sources:
+
+server  Outcomes derive from a secret 32-byte seed. Its SHA-256 commitment is published
+        when the game is created and the seed itself when the game ends, so anyone can
+        re-derive every outcome: draw number i (0, 1, ...) of the command decided at log
+        position p (the game's version before that command; setup uses p = 0) is
+            int.from_bytes(sha256(seed || b":%d:%d" % (p, i))[:8], "big") % n
+        for a choice among n possibilities. A shuffle of k items is a Fisher-Yates shuffle
+        drawing j = draw(i+1) for i from k-1 down to 1 and swapping items i and j.
+table   The client reports what was rolled or drawn at a physical table, in the command
+        itself; the rules validate that the outcome is possible and everything else.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any, Sequence
+
+from .ruleset import Rejected
+
+CHANCE_RULE = "Parley: chance"
+
+
+def new_seed() -> str:
+    return secrets.token_hex(32)
+
+
+def commitment(seed_hex: str) -> str:
+    return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
+
+
+class ServerChance:
+    mode = "server"
+
+    def __init__(self, seed_hex: str, position: int):
+        self._seed_hex = seed_hex
+        self._seed = bytes.fromhex(seed_hex)
+        self._position = position
+        self._draws = 0
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self._seed_hex)
+
+    def reveal(self) -> str:
+        """The seed, for the event that ends the game."""
+        return self._seed_hex
+
+    def draw(self, n: int) -> int:
+        """A number in range(n)."""
+        digest = hashlib.sha256(self._seed + b":%d:%d" % (self._position, self._draws)).digest()
+        self._draws += 1
+        return int.from_bytes(digest[:8], "big") % n
+
+    def roll(self, count: int, faces: Sequence[str], supplied: Any, field: str) -> list[str]:
+        if supplied is not None:
+            raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE,
+                           f"This game rolls on the server; do not send '{field}'.")
+        return [faces[self.draw(len(faces))] for _ in range(count)]
+
+    def shuffle(self, items: Sequence[Any], supplied: Any, field: str) -> list[Any]:
+        if supplied is not None:
+            raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE,
+                           f"This game shuffles on the server; do not send '{field}'.")
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.draw(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+class TableChance:
+    mode = "table"
+    commitment = None
+
+    def reveal(self) -> None:
+        return None
+
+    def roll(self, count: int, faces: Sequence[str], supplied: Any, field: str) -> list[str]:
+        if supplied is None:
+            raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
+                           f"This game is played at a table: send the {count} faces rolled in '{field}'.")
+        allowed = set(faces)
+        if (not isinstance(supplied, list) or len(supplied) != count
+                or not all(isinstance(f, str) and f in allowed for f in supplied)):
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                           f"'{field}' must list exactly {count} faces, each one of {', '.join(sorted(allowed))}.")
+        return list(supplied)
+
+    def shuffle(self, items: Sequence[Any], supplied: Any, field: str) -> list[Any]:
+        if supplied is None:
+            raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
+                           f"This game is played at a table: send the order drawn in '{field}'.")
+        if not isinstance(supplied, list) or sorted(map(repr, supplied)) != sorted(map(repr, items)):
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                           f"'{field}' must be an ordering of exactly these items: {list(items)}.")
+        return list(supplied)

@@ -1,0 +1,8 @@
+"""The rulesets Parley serves, by id."""
+from __future__ import annotations
+
+
+def all_rulesets() -> dict:
+    from .corsairs import RULESET as corsairs
+
+    return {r.id: r for r in (corsairs,)}

@@ -1,0 +1,103 @@
+"""The contract every game implements, and the vocabulary shared by all of them.
+
+A ruleset is a plain object (one per game package) with these members; the service
+knows nothing else about a game.
+
+Identity and documentation
+    id, version, name, min_players, max_players, summary
+    options_schema   JSON Schema (draft 2020-12) of the creation options, with defaults
+    content_schema   JSON Schema of the component content the rulebook does not print
+    default_content  the reference content shipped by default (labelled as not printed)
+    command_schemas  {command type: JSON Schema of its body, "type" included}
+
+Lifecycle (all pure; nothing here does I/O or reads a clock)
+    setup(players, options, content, chance, table_setup) -> list[Event]
+        players: list of display names in seat order (seat = index). options/content may be
+        None (defaults apply). Raises InvalidCreation listing every problem. The first event
+        records ruleset id and version, seats, options, content and the chance commitment,
+        so a log is self-contained.
+    initial_state() -> State
+    evolve(state, event) -> State      applies one event; never checks, never fails, never rolls
+    decide(state, seat, command, chance) -> list[Event]   or raises Rejected; an accepted
+                                       command always yields at least one event
+    legal_commands(state, seat) -> list[dict]             agrees exactly with decide
+    table_inputs(state, seat) -> dict  chance fields a table-mode client must add, by command type
+    view(state, viewer) -> dict        what that viewer may see: an int seat, None (a spectator)
+                                       or ARBITER (sees everything: the host, an export)
+    redact(event, viewer) -> Event     the event as that viewer may see it
+    redact_command(command, actor, viewer) -> dict   a stored command as that viewer may see it
+    status(state) -> Status
+    dump_state(state) -> dict, load_state(dict) -> State   (snapshots; JSON-safe)
+
+Events are plain JSON-safe dicts {"type": "PastTense", ...}. Commands are plain dicts
+{"type": "imperative_snake_case", ...} without the acting seat, which is passed apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+ARBITER = "arbiter"
+
+Event = dict[str, Any]
+Command = dict[str, Any]
+
+
+class Rejected(Exception):
+    """The rules say no. Nothing is stored.
+
+    code    stable machine code, e.g. "INSUFFICIENT_GROG"
+    rule    the rulebook section enforced, e.g. "Re-roll Dice"
+    detail  words a player understands; never reveals what the seat may not know
+    ruling  id in docs/rulings.md when the rule is ours (the rulebook is silent)
+    """
+
+    def __init__(self, code: str, rule: str, detail: str, ruling: str | None = None):
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.rule = rule
+        self.detail = detail
+        self.ruling = ruling
+
+
+class InvalidCreation(Exception):
+    """A game cannot be created as asked: every problem is listed."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Status:
+    finished: bool
+    to_move: list[int] = field(default_factory=list)  # seats whose decision it is now
+    phase: str = ""
+    result: dict | None = None  # when finished: winners, reason, standings, tie_breaks
+
+
+class Ruleset(Protocol):  # pragma: no cover - documentation of the contract
+    id: str
+    version: str
+    name: str
+    min_players: int
+    max_players: int
+    summary: str
+    options_schema: dict
+    content_schema: dict
+    default_content: dict
+    command_schemas: dict[str, dict]
+
+    def setup(self, players: list[str], options: dict | None, content: dict | None,
+              chance: Any, table_setup: dict | None) -> list[Event]: ...
+    def initial_state(self) -> Any: ...
+    def evolve(self, state: Any, event: Event) -> Any: ...
+    def decide(self, state: Any, seat: int, command: Command, chance: Any) -> list[Event]: ...
+    def legal_commands(self, state: Any, seat: int) -> list[Command]: ...
+    def table_inputs(self, state: Any, seat: int) -> dict: ...
+    def view(self, state: Any, viewer: int | str | None) -> dict: ...
+    def redact(self, event: Event, viewer: int | str | None) -> Event: ...
+    def redact_command(self, command: Command, actor: int, viewer: int | str | None) -> dict: ...
+    def status(self, state: Any) -> Status: ...
+    def dump_state(self, state: Any) -> dict: ...
+    def load_state(self, data: dict) -> Any: ...
