@@ -1,0 +1,55 @@
+"""Corsairs of Valeria (2-5 players), adjudicated from ../shared/rules/corsairs-of-valeria.txt.
+
+Every rule in the rulebook is enforced, including all ten printed captain powers. Where the
+rulebook is silent Parley rules as docs/rulings.md records (CV-A.., CV-P..); house rules that
+differ are creation options. The track tiles, Start Island and the 11th captain are not
+printed: they are content (content/schema.json); the default set is invented reference
+content, labelled as not the printed components. The 11th captain has no text and is never
+dealt. No information is hidden in this game.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from . import legal, rules, setup as _setup, state, view
+from .commands import COMMAND_SCHEMAS
+from ..ruleset import Status
+
+
+def status(s: state.CorsairsState) -> Status:
+    if s.finished:
+        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+    if not s.players:
+        return Status(finished=False)
+    owner = s.turn.pending["seat"] if s.turn.pending else s.active
+    phase = {"roll": "A", "reroll": "B", "actions": "C"}.get(s.turn.phase, "D")
+    return Status(finished=False, to_move=[owner], phase=phase)
+
+
+RULESET = SimpleNamespace(
+    id=_setup.RULESET_ID,
+    version=_setup.RULESET_VERSION,
+    name="Corsairs of Valeria",
+    min_players=2,
+    max_players=5,
+    summary="Race to Skull Island with five dice: re-roll for Grog, collect Silver (5 make a Treasure), "
+            "sail, fire cannons. First to 6 Treasure wins, or most Treasure when Skull Island is reached "
+            "a second time.",
+    options_schema=_setup.OPTIONS_SCHEMA,
+    content_schema=_setup.CONTENT_SCHEMA,
+    default_content=_setup.DEFAULT_CONTENT,
+    table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
+    command_schemas=COMMAND_SCHEMAS,
+    setup=_setup.setup,
+    initial_state=state.initial_state,
+    evolve=state.evolve,
+    decide=rules.decide,
+    legal_commands=legal.legal_commands,
+    table_inputs=legal.table_inputs,
+    view=view.view,
+    redact=view.redact,
+    redact_command=view.redact_command,
+    status=status,
+    dump_state=state.dump_state,
+    load_state=state.load_state,
+)
