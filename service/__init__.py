@@ -1,0 +1,61 @@
+"""Parley's HTTP service: a thin Flask app over the event-sourced application.
+
+create_app(config) builds it. Config keys (all optional):
+    RULESETS            {id: ruleset}; default domain.registry.all_rulesets()
+    PERSISTENCE         eventsourcing environment, e.g. {"PERSISTENCE_MODULE": "eventsourcing.popo"};
+                        default: the process environment, else an SQLite file under ./var/
+    SNAPSHOT_INTERVAL   store a snapshot every N events (default 100)
+    MAX_CONTENT_LENGTH  largest request body in bytes (default 1 MiB)
+"""
+from __future__ import annotations
+
+from flask import Flask, request
+
+from service import errors
+from service.errors import Problem
+
+API_DESCRIPTION = """Parley adjudicates board games. Create a game, send each seat's commands,
+and get back the events the rules produced, or a rejection naming the rule. Every error is
+RFC 9457 problem details (application/problem+json)."""
+
+
+def create_app(config: dict | None = None) -> Flask:
+    from service.api import Api
+    from service.api import commands, events, games, legal_commands, rulesets
+    from service.application import Parley
+
+    app = Flask(__name__)
+    app.config.update(
+        API_TITLE="Parley",
+        API_VERSION="0.1.0",
+        OPENAPI_VERSION="3.0.3",
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config or {})
+    if "RULESETS" not in app.config:
+        from domain.registry import all_rulesets
+
+        app.config["RULESETS"] = all_rulesets()
+    app.json.sort_keys = False
+
+    app.extensions["parley"] = Parley(app.config["RULESETS"], env=app.config.get("PERSISTENCE"),
+                                      snapshot_interval=app.config.get("SNAPSHOT_INTERVAL"))
+
+    api = Api(app)
+    api.spec.components.security_scheme(
+        "bearerAuth", {"type": "http", "scheme": "bearer",
+                       "description": "A seat's token, or the host token, from POST /games"})
+    for module in (rulesets, games, commands, events, legal_commands):
+        api.register_blueprint(module.blp)
+    errors.register(app)
+
+    @app.before_request
+    def _json_bodies_only():
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+            raise Problem(415, "Send the body as application/json.")
+
+    return app

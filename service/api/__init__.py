@@ -1,0 +1,88 @@
+"""HTTP resources: one module per resource, schemas beside the views that use them.
+
+Shared here: the flask-smorest Api with problem+json error responses, a Blueprint whose
+schema errors answer 400, and the bearer-token authentication every game resource uses.
+"""
+from __future__ import annotations
+
+import http
+import re
+from uuid import UUID
+
+import flask_smorest
+from flask import current_app, request
+from flask_smorest.utils import prepare_response
+from webargs.flaskparser import FlaskParser
+
+from service.application import Game, GameNotFound, Parley
+from service.errors import DOCUMENTED, PROBLEM_JSON, Problem, ProblemSchema
+
+BEARER = re.compile(r"^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$", re.IGNORECASE)
+
+
+class Parser(FlaskParser):
+    # A body or query that does not match the API's schema is a malformed request.
+    DEFAULT_VALIDATION_STATUS = 400
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = Parser()
+
+    def problems(self, *statuses: int):
+        """Document these error responses (problem+json) on an operation."""
+        def decorator(func):
+            for status in statuses:
+                func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
+            return func
+        return decorator
+
+
+class Api(flask_smorest.Api):
+    """flask-smorest's Api with every documented error as application/problem+json."""
+
+    DEFAULT_ERROR_RESPONSE_NAME = None  # else every operation "accepts" any status
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_error_handlers(self):
+        pass  # service.errors registers problem+json handlers for everything
+
+    def _register_responses(self):
+        for status in DOCUMENTED:
+            phrase = http.HTTPStatus(status).phrase
+            response = {"description": phrase, "schema": ProblemSchema}
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(http.HTTPStatus(status).name, response, lazy=True)
+
+
+def application() -> Parley:
+    return current_app.extensions["parley"]
+
+
+def bearer_token() -> str:
+    """The bearer token, or 401: credentials are checked before anything else is told."""
+    header = request.headers.get("Authorization", "")
+    match = BEARER.match(header)
+    if not match:
+        raise Problem(401, "Send a seat's or the host's token as 'Authorization: Bearer <token>'.",
+                      headers={"WWW-Authenticate": 'Bearer realm="parley"'})
+    return match.group(1)
+
+
+def authenticate(game_id: UUID) -> tuple[Game, int | str]:
+    """Load the game and tell whose token this is: a seat number or "host"."""
+    token = bearer_token()
+    try:
+        game = application().get_game(game_id)
+    except GameNotFound:
+        raise Problem(404, "There is no game with this id.", "GAME_NOT_FOUND") from None
+    caller = game.seat_for_token(token)
+    if caller is None:
+        raise Problem(401, "This token does not belong to this game.", "INVALID_TOKEN",
+                      headers={"WWW-Authenticate": 'Bearer realm="parley", error="invalid_token"'})
+    return game, caller
+
+
+def viewer_for(caller: int | str):
+    from domain.ruleset import ARBITER
+
+    return ARBITER if caller == "host" else caller

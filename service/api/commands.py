@@ -1,0 +1,121 @@
+"""POST /games/{id}/commands: one command for one seat, adjudicated by the game's rules."""
+from __future__ import annotations
+
+from uuid import UUID
+
+import marshmallow as ma
+from eventsourcing.persistence import IntegrityError
+from flask import request
+
+from domain.ruleset import Rejected
+from service.api import Blueprint, application, authenticate
+from service.api.games import BEARER_AUTH, ETAG_HEADER, GameViewSchema
+from service.api.render import event_entry, game_view, schema_problems
+from service.application import SERVICE_RULE, VersionMismatch
+from service.errors import Problem
+
+blp = Blueprint("commands", __name__, url_prefix="/games",
+                description="Send a seat's command; the rules answer with events or a rejection.")
+
+
+class CommandSchema(ma.Schema):
+    """Any command of the game's ruleset (GET /rulesets/{id} has each one's schema)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = ma.fields.String(required=True, metadata={"description": "The command type, e.g. roll_dice"})
+    seat = ma.fields.Integer(metadata={
+        "description": "The seat acted for: required with the host token, optional (your own) otherwise"})
+    expected_version = ma.fields.Integer(metadata={
+        "description": "Refuse (409) unless the game is still at this version"})
+
+
+class StoredCommandSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    body = ma.fields.Dict(required=True)
+
+
+class EventEntrySchema(ma.Schema):
+    version = ma.fields.Integer(required=True, metadata={"description": "The stored event's number (1 = creation)"})
+    recorded_at = ma.fields.String(required=True)
+    event = ma.fields.Dict(required=True, metadata={"description": "The event as you may see it; its 'type' names it"})
+    command = ma.fields.Nested(StoredCommandSchema, metadata={
+        "description": "On the first event of a command's batch: the command that produced it"})
+
+
+class CommandResultSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    events = ma.fields.List(ma.fields.Nested(EventEntrySchema), required=True)
+    game = ma.fields.Nested(GameViewSchema, required=True)
+
+
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+            "description": 'Refuse (412) unless the game is still at this version: "<version>"'}
+
+
+def _if_match_version(current: int) -> int | None:
+    """The version an If-Match header insists on (412 when it is not the current one)."""
+    if "If-Match" not in request.headers:
+        return None
+    if request.if_match.star_tag:
+        return None
+    if not request.if_match.contains(str(current)):
+        raise Problem(412, f"The game is at version {current}, not the one in If-Match.",
+                      "VERSION_MISMATCH", headers={"ETag": f'"{current}"'}, version=current)
+    return current
+
+
+@blp.route("/<uuid:game_id>/commands", methods=["POST"])
+@blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[IF_MATCH])
+@blp.arguments(CommandSchema)
+@blp.response(200, CommandResultSchema, headers=ETAG_HEADER)
+@blp.problems(400, 401, 403, 404, 409, 412, 413, 415, 422)
+def send_command(body: dict, game_id: UUID):
+    """Send one command; answers the events it produced and your new view."""
+    game, caller = authenticate(game_id)
+    ruleset = game.ruleset
+    command = dict(body)
+    asked_seat = command.pop("seat", None)
+    expected = command.pop("expected_version", None)
+    if caller == "host":
+        if asked_seat is None:
+            raise Problem(422, "The host token acts for a seat: add \"seat\" to the command.",
+                          "SEAT_REQUIRED", section=SERVICE_RULE)
+        if not 0 <= asked_seat < len(game.seats):
+            raise Problem(422, f"This game has seats 0 to {len(game.seats) - 1}.",
+                          "NO_SUCH_SEAT", section=SERVICE_RULE)
+        seat = asked_seat
+    else:
+        if asked_seat is not None and asked_seat != caller:
+            raise Problem(403, "Your token acts for your own seat only.", "NOT_YOUR_SEAT")
+        seat = caller
+    if_match = _if_match_version(game.version)
+    schema = ruleset.command_schemas.get(command["type"])
+    if schema is None:
+        raise Rejected("UNKNOWN_COMMAND", SERVICE_RULE,
+                       f"{ruleset.name} has no command '{command['type']}'; its commands are "
+                       f"{', '.join(sorted(ruleset.command_schemas))}.")
+    problems = schema_problems(schema, command, "command")
+    if problems:
+        raise Problem(422, "The command does not match its schema: see 'problems'.",
+                      "INVALID_COMMAND", section=SERVICE_RULE, problems=problems)
+    try:
+        game, before = application().execute(
+            game_id, seat, command, expected_version=expected if expected is not None else if_match,
+            game=game)
+    except VersionMismatch as error:
+        if expected is None:
+            raise Problem(412, f"The game is at version {error.actual}, not {error.expected}.",
+                          "VERSION_MISMATCH", headers={"ETag": f'"{error.actual}"'},
+                          version=error.actual) from None
+        raise Problem(409, f"The game is at version {error.actual}, not {error.expected}.",
+                      "VERSION_CONFLICT", version=error.actual) from None
+    except IntegrityError:
+        raise Problem(409, "Another command was stored first; read the game and try again.",
+                      "VERSION_CONFLICT") from None
+    new_events = application().stored_events(game_id, after=before)
+    return ({"version": game.version,
+             "events": [event_entry(game, e, caller) for e in new_events],
+             "game": game_view(game, caller)},
+            200, {"ETag": f'"{game.version}"'})

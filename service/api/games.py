@@ -1,0 +1,160 @@
+"""POST /games creates a game; GET /games/{id} shows it as the caller's seat sees it."""
+from __future__ import annotations
+
+from uuid import UUID
+
+import marshmallow as ma
+from flask import current_app, url_for
+
+from domain.ruleset import InvalidCreation
+from service.api import Blueprint, application, authenticate
+from service.api.render import check_creation, game_view
+from service.errors import Problem
+
+blp = Blueprint("games", __name__, url_prefix="/games",
+                description="Create a game, then read it with a seat's or the host's token.")
+
+BEARER_AUTH = [{"bearerAuth": []}]
+
+
+# Schemas -------------------------------------------------------------------------------
+
+class PlayerSchema(ma.Schema):
+    name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=64))
+
+
+class CreateGameSchema(ma.Schema):
+    ruleset = ma.fields.String(required=True, metadata={"example": "corsairs-of-valeria"})
+    players = ma.fields.List(ma.fields.Nested(PlayerSchema), required=True,
+                             validate=ma.validate.Length(min=1, max=16))
+    chance = ma.fields.String(load_default="server", validate=ma.validate.OneOf(["server", "table"]),
+                              metadata={"description": "server: outcomes from a committed secret "
+                                        "seed; table: the client sends what was rolled"})
+    options = ma.fields.Dict(allow_none=True, load_default=None,
+                             metadata={"description": "House rules: see the ruleset's options_schema"})
+    content = ma.fields.Dict(allow_none=True, load_default=None,
+                             metadata={"description": "Component content: see the ruleset's content_schema"})
+    setup = ma.fields.Dict(allow_none=True, load_default=None,
+                           metadata={"description": "Table mode: what was shuffled or drawn at setup"})
+
+
+class SeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True)
+
+
+class SeatWithTokenSchema(SeatSchema):
+    token = ma.fields.String(required=True, metadata={
+        "description": "Bearer token acting for this seat; shown once, stored only as a hash"})
+
+
+class ChanceSchema(ma.Schema):
+    mode = ma.fields.String(required=True, validate=ma.validate.OneOf(["server", "table"]))
+    commitment = ma.fields.String(required=True, allow_none=True,
+                                  metadata={"description": "SHA-256 of the server seed"})
+    seed = ma.fields.String(allow_none=True,
+                            metadata={"description": "The server seed, once the game is finished"})
+
+
+class CreatedGameSchema(ma.Schema):
+    id = ma.fields.UUID(required=True)
+    ruleset = ma.fields.String(required=True)
+    ruleset_version = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    seats = ma.fields.List(ma.fields.Nested(SeatWithTokenSchema), required=True)
+    host_token = ma.fields.String(required=True, metadata={
+        "description": "Bearer token that may act for any seat (a companion app at a table)"})
+    chance = ma.fields.Nested(ChanceSchema, required=True)
+
+
+class GameViewSchema(ma.Schema):
+    id = ma.fields.UUID(required=True)
+    ruleset = ma.fields.String(required=True)
+    ruleset_version = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["active", "finished"]))
+    phase = ma.fields.String(required=True)
+    to_move = ma.fields.List(ma.fields.Integer(), required=True,
+                             metadata={"description": "Seats whose decision it is now"})
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    you = ma.fields.Raw(required=True, metadata={
+        "description": "Your seat number, or \"host\"",
+        "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host"]}]})
+    state = ma.fields.Dict(required=True, metadata={"description": "The game as you may see it"})
+    result = ma.fields.Dict(required=True, allow_none=True, metadata={
+        "description": "When finished: winners, reason, standings and tie-breaks applied"})
+    chance = ma.fields.Nested(ChanceSchema, required=True)
+
+
+class VersionQuerySchema(ma.Schema):
+    version = ma.fields.Integer(validate=ma.validate.Range(min=1), metadata={
+        "description": "Show the game as it stood after this stored event (1 = creation)"})
+
+
+ETAG_HEADER = {"ETag": {"description": 'The game version shown, as "<version>"',
+                        "schema": {"type": "string"}}}
+
+# OpenAPI links: what a client (and schemathesis's stateful runs) can do with a new game.
+def _link(operation_id: str, token: str, **extra) -> dict:
+    return {"operationId": operation_id,
+            "parameters": {"path.game_id": "$response.body#/id",
+                           "header.Authorization": "Bearer {$response.body#" + token + "}", **extra}}
+
+
+CREATED_LINKS = {
+    "GetGameAsHost": _link("getGame", "/host_token"),
+    "GetGameAsFirstSeat": _link("getGame", "/seats/0/token"),
+    "GetEventsAsFirstSeat": _link("listEvents", "/seats/0/token"),
+    "GetEventsAsHost": _link("listEvents", "/host_token"),
+    "GetLegalCommandsAsFirstSeat": _link("listLegalCommands", "/seats/0/token"),
+    "GetLegalCommandsAsHost": _link("listLegalCommands", "/host_token"),
+    "SendCommandAsFirstSeat": _link("sendCommand", "/seats/0/token"),
+    "SendCommandAsHost": _link("sendCommand", "/host_token"),
+}
+
+
+# Views ---------------------------------------------------------------------------------
+
+@blp.route("", methods=["POST"])
+@blp.doc(operationId="createGame", responses={201: {"links": CREATED_LINKS}})
+@blp.arguments(CreateGameSchema)
+@blp.response(201, CreatedGameSchema, headers={
+    "Location": {"description": "The new game", "schema": {"type": "string"}}})
+@blp.problems(400, 413, 415, 422)
+def create_game(body: dict):
+    """Create a game: one bearer token per seat, and a host token that may act for any seat."""
+    ruleset = current_app.config["RULESETS"].get(body["ruleset"])
+    if ruleset is None:
+        raise InvalidCreation([f"ruleset: there is no ruleset '{body['ruleset']}'; "
+                               "GET /rulesets lists them."])
+    players = [p["name"] for p in body["players"]]
+    check_creation(ruleset, players, body["options"], body["content"])
+    new = application().create_game(ruleset.id, players, body["chance"], body["options"],
+                                    body["content"], body["setup"])
+    game = new.game
+    created = {
+        "id": game.id, "ruleset": game.ruleset_id, "ruleset_version": game.ruleset_version,
+        "version": game.version, "host_token": new.host_token,
+        "seats": [{"seat": i, "name": n, "token": t}
+                  for i, (n, t) in enumerate(zip(game.seats, new.seat_tokens))],
+        "chance": {"mode": game.chance_mode, "commitment": game.commitment},
+    }
+    location = url_for("games.get_game", game_id=game.id)
+    return created, 201, {"Location": location, "ETag": f'"{game.version}"'}
+
+
+@blp.route("/<uuid:game_id>")
+@blp.doc(operationId="getGame", security=BEARER_AUTH)
+@blp.arguments(VersionQuerySchema, location="query")
+@blp.response(200, GameViewSchema, headers=ETAG_HEADER)
+@blp.problems(400, 401, 404)
+def get_game(query: dict, game_id: UUID):
+    """The game as your seat sees it (the host sees everything), optionally at a past version."""
+    game, caller = authenticate(game_id)
+    version = query.get("version")
+    if version is not None:
+        if version > game.version:
+            raise Problem(404, f"This game has {game.version} stored events; there is no version {version}.",
+                          "VERSION_NOT_FOUND")
+        game = application().get_game(game_id, version=version)
+    return game_view(game, caller), 200, {"ETag": f'"{game.version}"'}

@@ -1,0 +1,85 @@
+"""What a caller may see of a game and of its stored events: always a seat's view.
+
+A seat sees what ruleset.view/redact allow that seat; the host token sees as the arbiter.
+The server seed is never shown before the game is finished.
+"""
+from __future__ import annotations
+
+import jsonschema
+
+from domain.ruleset import InvalidCreation
+from service.api import viewer_for
+from service.application import Game
+
+
+def game_view(game: Game, caller: int | str) -> dict:
+    ruleset = game.ruleset
+    status = ruleset.status(game.state)
+    return {
+        "id": str(game.id),
+        "ruleset": game.ruleset_id,
+        "ruleset_version": game.ruleset_version,
+        "version": game.version,
+        "status": "finished" if status.finished else "active",
+        "phase": status.phase,
+        "to_move": list(status.to_move),
+        "seats": [{"seat": i, "name": name} for i, name in enumerate(game.seats)],
+        "you": caller,
+        "state": ruleset.view(game.state, viewer_for(caller)),
+        "result": status.result if status.finished else None,
+        "chance": {
+            "mode": game.chance_mode,
+            "commitment": game.commitment,
+            "seed": game.seed if status.finished else None,
+        },
+    }
+
+
+def event_entry(game: Game, stored, caller: int | str) -> dict:
+    """One stored event as the caller may see it, with its version number."""
+    viewer = viewer_for(caller)
+    entry = {"version": stored.originator_version, "recorded_at": stored.timestamp.isoformat()}
+    if isinstance(stored, Game.Created):
+        created = {
+            "type": "GameCreated",
+            "ruleset": stored.ruleset_id,
+            "ruleset_version": stored.ruleset_version,
+            "seats": [{"seat": i, "name": n} for i, n in enumerate(stored.seats)],
+            "chance": {"mode": stored.chance_mode, "commitment": stored.commitment},
+            "options": stored.options,
+            "content": stored.content,
+        }
+        if caller == "host":
+            created["table_setup"] = stored.table_setup
+        entry["event"] = created
+        return entry
+    ruleset = game.ruleset
+    entry["event"] = ruleset.redact(stored.event, viewer)
+    if stored.command is not None:
+        actor = stored.command["seat"]
+        entry["command"] = {"seat": actor,
+                            "body": ruleset.redact_command(stored.command["body"], actor, viewer)}
+    return entry
+
+
+def schema_problems(schema: dict, instance, where: str) -> list[str]:
+    """Every way `instance` breaks a JSON Schema, as short sentences."""
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.path))):
+        path = "/".join(str(p) for p in error.path)
+        problems.append(f"{where}{'/' + path if path else ''}: {error.message}")
+    return problems
+
+
+def check_creation(ruleset, players: list[str], options, content) -> None:
+    problems = []
+    if not ruleset.min_players <= len(players) <= ruleset.max_players:
+        problems.append(f"players: {ruleset.name} takes {ruleset.min_players} to "
+                        f"{ruleset.max_players} players, not {len(players)}.")
+    if options is not None:
+        problems += schema_problems(ruleset.options_schema, options, "options")
+    if content is not None:
+        problems += schema_problems(ruleset.content_schema, content, "content")
+    if problems:
+        raise InvalidCreation(problems)

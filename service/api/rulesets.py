@@ -1,0 +1,68 @@
+"""GET /rulesets and /rulesets/{id}: the games Parley adjudicates, and how to talk to them."""
+from __future__ import annotations
+
+import marshmallow as ma
+from flask import current_app
+
+from service.api import Blueprint
+from service.errors import Problem
+
+blp = Blueprint("rulesets", __name__, url_prefix="/rulesets",
+                description="The games Parley adjudicates: options, content and commands.")
+
+
+class RulesetSummarySchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+    version = ma.fields.String(required=True)
+    min_players = ma.fields.Integer(required=True)
+    max_players = ma.fields.Integer(required=True)
+    summary = ma.fields.String(required=True)
+
+
+class RulesetListSchema(ma.Schema):
+    rulesets = ma.fields.List(ma.fields.Nested(RulesetSummarySchema), required=True)
+
+
+class RulesetSchema(RulesetSummarySchema):
+    options_schema = ma.fields.Dict(required=True, metadata={
+        "description": "JSON Schema of the creation options (house rules), with defaults"})
+    content_schema = ma.fields.Dict(required=True, metadata={
+        "description": "JSON Schema of the component content the rulebook does not print"})
+    default_content = ma.fields.Dict(required=True, metadata={
+        "description": "The reference content used when a game is created without any"})
+    commands = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Dict(), required=True,
+                              metadata={"description": "JSON Schema of each command body, by type"})
+
+
+def rulesets() -> dict:
+    return current_app.config["RULESETS"]
+
+
+def summary(ruleset) -> dict:
+    return {"id": ruleset.id, "name": ruleset.name, "version": ruleset.version,
+            "min_players": ruleset.min_players, "max_players": ruleset.max_players,
+            "summary": ruleset.summary}
+
+
+@blp.route("")
+@blp.doc(operationId="listRulesets")
+@blp.response(200, RulesetListSchema)
+def list_rulesets():
+    """Every ruleset this service adjudicates."""
+    return {"rulesets": [summary(r) for r in rulesets().values()]}
+
+
+@blp.route("/<string:ruleset_id>")
+@blp.doc(operationId="getRuleset")
+@blp.response(200, RulesetSchema)
+@blp.problems(404)
+def get_ruleset(ruleset_id: str):
+    """One ruleset: its options, content schema, default content and command schemas."""
+    ruleset = rulesets().get(ruleset_id)
+    if ruleset is None:
+        raise Problem(404, "There is no ruleset with this id; GET /rulesets lists them.",
+                      "RULESET_NOT_FOUND")
+    return {**summary(ruleset), "options_schema": ruleset.options_schema,
+            "content_schema": ruleset.content_schema, "default_content": ruleset.default_content,
+            "commands": ruleset.command_schemas}

@@ -1,0 +1,266 @@
+"""The event-sourced application: one Game aggregate per game; load -> decide -> save.
+
+Rules live in domain/: this module only asks a ruleset what happens (setup, decide) and
+stores the answer. Outcomes of chance are chosen in decide(), before any event is triggered,
+so replaying stored events never rolls again.
+
+Persistence comes from the environment (eventsourcing's PERSISTENCE_MODULE and friends, any
+of them optionally prefixed PARLEY_). Without any, games go to an SQLite file under ./var/.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate, Snapshot, event
+
+from domain import chance as domain_chance
+from domain.ruleset import ARBITER, Rejected
+
+SERVICE_RULE = "Parley: commands"
+
+# Rulesets by id, so stored events can find their rules when they are replayed. Each
+# Parley application registers the rulesets it serves (ids are unique across games).
+_RULESETS: dict[str, Any] = {}
+
+
+def ruleset_for(ruleset_id: str):
+    return _RULESETS[ruleset_id]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def json_safe(value: Any) -> Any:
+    """What a value becomes after a trip through the event store (tuples -> lists, ...).
+
+    Events are applied in this form on the live path too, so a game evolved in memory and
+    the same game replayed from storage are identical.
+    """
+    return json.loads(json.dumps(value))
+
+
+class Game(Aggregate):
+    """One game: who sits where (by token hash), where chance comes from, and the rules' state."""
+
+    class Created(Aggregate.Created):
+        ruleset_id: str
+        ruleset_version: str
+        seats: list
+        seat_token_hashes: list
+        host_token_hash: str
+        chance_mode: str
+        commitment: str | None
+        seed: str | None
+        options: dict | None
+        content: dict | None
+        table_setup: dict | None
+
+    @event(Created)
+    def __init__(self, ruleset_id: str, ruleset_version: str, seats: list,
+                 seat_token_hashes: list, host_token_hash: str, chance_mode: str,
+                 commitment: str | None, seed: str | None, options: dict | None,
+                 content: dict | None, table_setup: dict | None):
+        self.ruleset_id = ruleset_id
+        self.ruleset_version = ruleset_version
+        self.seats = seats
+        self.seat_token_hashes = seat_token_hashes
+        self.host_token_hash = host_token_hash
+        self.chance_mode = chance_mode
+        self.commitment = commitment
+        self.seed = seed
+        self.options = options
+        self.content = content
+        self.table_setup = table_setup
+        self.state = ruleset_for(ruleset_id).initial_state()
+
+    class Happened(Aggregate.Event):
+        """One event the rules produced; the first of a command's batch carries the command."""
+
+        event: dict
+        command: dict | None
+
+        def apply(self, game: "Game") -> None:
+            game.state = game.ruleset.evolve(game.state, self.event)
+
+    class Snapshot(Snapshot):
+        """The aggregate's fields, with the rules' state in the ruleset's own JSON form."""
+
+        @classmethod
+        def take(cls, aggregate: "Game") -> "Game.Snapshot":
+            snapshot = super().take(aggregate)
+            state = dict(snapshot.state)
+            state["state"] = aggregate.ruleset.dump_state(aggregate.state)
+            object.__setattr__(snapshot, "state", state)
+            return snapshot
+
+        def mutate(self, _: None) -> "Game":
+            game = super().mutate(None)
+            game.state = game.ruleset.load_state(game.state)
+            return game
+
+    @property
+    def ruleset(self):
+        return ruleset_for(self.ruleset_id)
+
+    def record(self, events: list[dict], command: dict | None) -> None:
+        for i, domain_event in enumerate(events):
+            self.trigger_event(self.Happened, event=domain_event,
+                               command=command if i == 0 else None)
+
+    # Reading the game -------------------------------------------------------------
+
+    def seat_for_token(self, token: str) -> int | str | None:
+        """The seat number, "host", or None. Every hash is compared, in constant time."""
+        digest = hash_token(token)
+        found: int | str | None = None
+        for seat, seat_hash in enumerate(self.seat_token_hashes):
+            if hmac.compare_digest(digest, seat_hash):
+                found = seat
+        if hmac.compare_digest(digest, self.host_token_hash):
+            found = "host"
+        return found
+
+    @property
+    def status(self):
+        return self.ruleset.status(self.state)
+
+    def chance(self) -> Any:
+        if self.chance_mode == "server":
+            return domain_chance.ServerChance(self.seed, position=self.version)
+        return domain_chance.TableChance()
+
+
+class GameNotFound(Exception):
+    pass
+
+
+class VersionMismatch(Exception):
+    """The client expected another version than the stored one."""
+
+    def __init__(self, expected: int, actual: int):
+        super().__init__(f"expected version {expected}, game is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass
+class NewGame:
+    game: Game
+    seat_tokens: list[str]
+    host_token: str
+
+
+DEFAULT_ENV = {
+    "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+    "SQLITE_DBNAME": os.path.join("var", "parley.sqlite"),
+    "POSTGRES_CONNECT_TIMEOUT": "3",
+    "POSTGRES_PASSWORD": "",
+}
+
+
+class Parley(Application):
+    """Creates games and executes commands; every read loads the same aggregate."""
+
+    name = "parley"  # pins the table names (parley_events, parley_snapshots)
+    env = DEFAULT_ENV
+    snapshotting_intervals = {Game: 100}
+
+    def __init__(self, rulesets: dict, env: dict | None = None,
+                 snapshot_interval: int | None = None):
+        if snapshot_interval is not None:
+            self.snapshotting_intervals = {Game: snapshot_interval}
+        self.rulesets = dict(rulesets)
+        _RULESETS.update(self.rulesets)
+        super().__init__(env=env)
+
+    def construct_env(self, name, env=None):
+        # Class defaults < os.environ < explicit env, as eventsourcing merges them.
+        result = super().construct_env(name, env)
+        if result.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+            dbname = result.get("SQLITE_DBNAME") or ""
+            if dbname and ":memory:" not in dbname and not dbname.startswith("file:"):
+                os.makedirs(os.path.dirname(os.path.abspath(dbname)), exist_ok=True)
+        return result
+
+    # Commands ---------------------------------------------------------------------
+
+    def create_game(self, ruleset_id: str, players: list[str], chance_mode: str,
+                    options: dict | None = None, content: dict | None = None,
+                    table_setup: dict | None = None) -> NewGame:
+        ruleset = self.rulesets[ruleset_id]
+        if chance_mode == "server":
+            seed = domain_chance.new_seed()
+            chance = domain_chance.ServerChance(seed, 0)
+            commitment = chance.commitment
+        else:
+            seed, commitment = None, None
+            chance = domain_chance.TableChance()
+        # Decide first (setup may raise InvalidCreation or Rejected); store afterwards.
+        setup_events = json_safe(ruleset.setup(list(players), options, content, chance, table_setup))
+        seat_tokens = [secrets.token_urlsafe(32) for _ in players]
+        host_token = secrets.token_urlsafe(32)
+        game = Game(
+            ruleset_id=ruleset.id, ruleset_version=ruleset.version, seats=list(players),
+            seat_token_hashes=[hash_token(t) for t in seat_tokens],
+            host_token_hash=hash_token(host_token), chance_mode=chance_mode,
+            commitment=commitment, seed=seed, options=json_safe(options),
+            content=json_safe(content), table_setup=json_safe(table_setup),
+        )
+        game.record(setup_events, command=None)
+        self.save(game)
+        return NewGame(game, seat_tokens, host_token)
+
+    def execute(self, game_id: UUID, seat: int, command: dict,
+                expected_version: int | None = None, game: Game | None = None) -> tuple[Game, int]:
+        """Decide and store one command. Returns the game and its version before the command.
+
+        `game` may be the aggregate the caller just loaded (it is then not loaded again).
+        Raises Rejected (nothing stored), VersionMismatch, or eventsourcing's IntegrityError
+        when another command was stored first.
+        """
+        if game is None:
+            game = self.get_game(game_id)
+        if expected_version is not None and expected_version != game.version:
+            raise VersionMismatch(expected_version, game.version)
+        if game.status.finished:
+            raise Rejected("GAME_FINISHED", SERVICE_RULE,
+                           "This game is finished: no more commands are accepted.")
+        before = game.version
+        events = json_safe(game.ruleset.decide(game.state, seat, command, game.chance()))
+        game.record(events, command={"seat": seat, "body": json_safe(command)})
+        self.save(game)
+        return game, before
+
+    # Reads ------------------------------------------------------------------------
+
+    def get_game(self, game_id: UUID, version: int | None = None) -> Game:
+        try:
+            return self.repository.get(game_id, version=version)
+        except AggregateNotFoundError:
+            raise GameNotFound(str(game_id)) from None
+
+    def stored_events(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list:
+        return list(self.events.get(originator_id=game_id, gt=after, limit=limit))
+
+    def replay(self, game_id: UUID) -> Game:
+        """The game rebuilt from every stored event, ignoring snapshots."""
+        events = self.events.get(originator_id=game_id)
+        game = None
+        for stored in events:
+            game = stored.mutate(game)
+        if game is None:
+            raise GameNotFound(str(game_id))
+        return game
+
+
+__all__ = ["ARBITER", "Game", "GameNotFound", "NewGame", "Parley", "VersionMismatch",
+           "hash_token", "json_safe", "ruleset_for"]

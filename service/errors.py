@@ -1,0 +1,137 @@
+"""Every error as RFC 9457 problem details (application/problem+json).
+
+Each problem has type, title, status, detail, instance and a stable `code`. Rules
+rejections add `section` (the rulebook section) and `ruling` (docs/rulings.md) when the rule
+is ours. Bodies never carry stack traces: an unexpected error is logged and answered 500.
+"""
+from __future__ import annotations
+
+import http
+import logging
+
+import marshmallow as ma
+from flask import Flask, request
+from werkzeug.exceptions import HTTPException
+
+from domain.ruleset import InvalidCreation, Rejected
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "https://parley.invalid/problems/"  # identifiers, not links to follow
+
+log = logging.getLogger(__name__)
+
+# The error statuses the API documents (405 cannot be documented per operation).
+DOCUMENTED = (400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
+
+CODES = {
+    400: "MALFORMED_REQUEST",
+    401: "UNAUTHENTICATED",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    409: "VERSION_CONFLICT",
+    412: "PRECONDITION_FAILED",
+    413: "BODY_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    422: "UNPROCESSABLE",
+    500: "INTERNAL_ERROR",
+    503: "STORE_UNAVAILABLE",
+}
+
+
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details, as Parley sends them."""
+
+    type = ma.fields.String(required=True)
+    title = ma.fields.String(required=True)
+    status = ma.fields.Integer(required=True)
+    detail = ma.fields.String(required=True)
+    instance = ma.fields.String(required=True)
+    code = ma.fields.String(required=True, metadata={"description": "Stable machine code"})
+    section = ma.fields.String(metadata={"description": "Rulebook section enforced (422 rules rejections)"})
+    ruling = ma.fields.String(metadata={"description": "Ruling id in docs/rulings.md, when the rule is ours"})
+    problems = ma.fields.List(ma.fields.String(), metadata={"description": "Every problem found (INVALID_GAME, INVALID_COMMAND)"})
+    errors = ma.fields.Dict(metadata={"description": "Fields that failed validation (400)"})
+
+
+class Problem(Exception):
+    """Raise to answer with a problem; extra keyword arguments become extension members."""
+
+    def __init__(self, status: int, detail: str, code: str | None = None,
+                 headers: dict | None = None, **extensions):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.code = code or CODES.get(status, "ERROR")
+        self.headers = headers or {}
+        self.extensions = extensions
+
+
+def problem_response(status: int, detail: str, code: str | None = None,
+                     headers: dict | None = None, **extensions):
+    body = {
+        "type": TYPE_BASE + (code or CODES.get(status, "ERROR")).lower().replace("_", "-"),
+        "title": http.HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "instance": request.path,
+        "code": code or CODES.get(status, "ERROR"),
+    }
+    body.update({k: v for k, v in extensions.items() if v is not None})
+    return body, status, {"Content-Type": PROBLEM_JSON, **(headers or {})}
+
+
+def _http_exception(error: HTTPException):
+    status = error.code or 500
+    headers = {}
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            headers[name] = value
+    data = getattr(error, "data", None) or {}
+    extensions = {}
+    detail = error.description or http.HTTPStatus(status).description
+    messages = data.get("messages") or data.get("errors")
+    if messages:
+        # webargs: {"json": {"field": ["message"]}} -> {"field": ["message"]}
+        if isinstance(messages, dict) and len(messages) == 1:
+            messages = next(iter(messages.values()))
+        extensions["errors"] = messages if isinstance(messages, dict) else {"_body": messages}
+        detail = "The request does not match the API's schema: see 'errors'."
+    if data.get("message"):
+        detail = data["message"]
+    if messages and "Invalid JSON body." in str(messages):
+        detail = "The body is not valid JSON."
+    headers.update(data.get("headers") or {})
+    return problem_response(status, detail, None, headers, **extensions)
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(Problem)
+    def _problem(error: Problem):
+        return problem_response(error.status, error.detail, error.code, error.headers,
+                                **error.extensions)
+
+    @app.errorhandler(Rejected)
+    def _rejected(error: Rejected):
+        return problem_response(422, error.detail, error.code, section=error.rule,
+                                ruling=error.ruling)
+
+    @app.errorhandler(InvalidCreation)
+    def _invalid_creation(error: InvalidCreation):
+        return problem_response(422, "The game cannot be created as asked: see 'problems'.",
+                                "INVALID_GAME", problems=list(error.problems))
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception):
+        if isinstance(error, HTTPException):
+            return _http_exception(error)
+        from eventsourcing.persistence import OperationalError
+
+        if isinstance(error, OperationalError):
+            log.warning("event store unavailable: %s", error)
+            return problem_response(503, "The event store is unavailable; try again shortly.",
+                                    headers={"Retry-After": "5"})
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return problem_response(500, "Something went wrong on our side; the error was logged.")
+
+    app.register_error_handler(HTTPException, _http_exception)
