@@ -1,0 +1,70 @@
+"""A seat reads the game as it may see it; the host sees everything."""
+from __future__ import annotations
+
+import hashlib
+import random
+import uuid
+
+from tests.fakes.http import bearer, create
+
+
+def test_a_seat_sees_its_own_cards_and_only_a_count_of_the_others(client):
+    game = create(client)
+    kira = game.view(game.seat(0))
+    assert kira["you"] == 0 and kira["status"] == "active" and kira["to_move"] == [0]
+    assert isinstance(kira["state"]["hands"][0], list) and kira["state"]["hands"][1] == 1
+    assert kira["state"]["deck"] == 10
+    assert kira["result"] is None and kira["chance"]["seed"] is None
+
+
+def test_the_host_sees_as_the_arbiter(client):
+    view = create(client).view()
+    assert view["you"] == "host"
+    assert len(view["state"]["deck"]) == 10 and all(len(h) == 1 for h in view["state"]["hands"])
+
+
+def test_credentials_are_checked_before_the_game_is_looked_up(client):
+    unknown = f"/games/{uuid.uuid4()}"
+    assert client.get(unknown).status_code == 401
+    assert client.get(unknown, headers={"Authorization": "Basic abc"}).status_code == 401
+    missing = client.get(unknown, headers=bearer("whatever"))
+    assert missing.status_code == 404 and missing.get_json()["code"] == "GAME_NOT_FOUND"
+
+
+def test_a_token_of_another_game_is_401(client):
+    one, other = create(client), create(client)
+    response = one.get("", other.host)
+    assert response.status_code == 401 and response.get_json()["code"] == "INVALID_TOKEN"
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_the_etag_is_the_version_shown(client):
+    game = create(client)
+    response = game.get("")
+    assert response.headers["ETag"] == '"5"' and response.get_json()["version"] == 5
+
+
+def test_a_past_version_shows_the_game_as_it_stood_then(client):
+    game = create(client)
+    before = game.view(game.seat(0))
+    game.send({"type": "draw"}, game.seat(0))
+    past = game.get("", game.seat(0), query_string={"version": 5})
+    assert past.status_code == 200 and past.headers["ETag"] == '"5"'
+    assert past.get_json() == before
+    assert game.get("", query_string={"version": 1}).get_json()["state"]["players"] == []
+
+
+def test_a_version_beyond_the_log_is_404_and_version_zero_is_400(client):
+    game = create(client)
+    assert game.get("", query_string={"version": 99}).status_code == 404
+    assert game.get("", query_string={"version": 0}).status_code == 400
+
+
+def test_the_seed_is_revealed_once_finished_and_matches_the_commitment(client):
+    game = create(client)
+    commitment = game.created["chance"]["commitment"]
+    game.play_to_the_end(random.Random(3))
+    view = game.view(game.seat(1))
+    assert view["status"] == "finished" and view["result"]["winners"]
+    seed = view["chance"]["seed"]
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment

@@ -1,0 +1,77 @@
+"""Stored games: snapshots, past versions and concurrent writers."""
+from __future__ import annotations
+
+import random
+import threading
+from uuid import UUID
+
+import pytest
+from eventsourcing.persistence import IntegrityError
+
+from service.application import Game
+from tests.fakes.http import create
+
+
+def comparable(game: Game) -> dict:
+    fields = {k: v for k, v in vars(game).items() if k not in ("state", "_pending_events", "_modified_on")}
+    return {**fields, "state": game.ruleset.dump_state(game.state)}
+
+
+def test_a_game_restored_from_a_snapshot_equals_the_same_game_replayed(app, client):
+    game = create(client, players=("Kira", "David", "Will"))
+    game.play_to_the_end(random.Random(5))
+    parley = app.extensions["parley"]
+    game_id = UUID(game.id)
+    assert len(list(parley.snapshots.get(game_id))) >= 2  # one every 4 events in these tests
+    from_snapshot, replayed = parley.get_game(game_id), parley.replay(game_id)
+    assert comparable(from_snapshot) == comparable(replayed)
+    assert from_snapshot.state == replayed.state
+
+
+def test_every_past_version_read_through_snapshots_equals_a_replay_to_that_version(app, client):
+    game = create(client)
+    game.play_to_the_end(random.Random(2))
+    parley = app.extensions["parley"]
+    game_id = UUID(game.id)
+    events = parley.stored_events(game_id)
+    for version in range(1, len(events) + 1):
+        replayed = None
+        for stored in events[:version]:
+            replayed = stored.mutate(replayed)
+        assert comparable(parley.get_game(game_id, version=version)) == comparable(replayed)
+
+
+def test_two_writers_on_one_version_one_is_stored_and_the_other_conflicts(app, client):
+    game = create(client)
+    parley = app.extensions["parley"]
+    game_id = UUID(game.id)
+    first, second = parley.get_game(game_id), parley.get_game(game_id)
+    parley.execute(game_id, 0, {"type": "draw"}, game=first)
+    with pytest.raises(IntegrityError):
+        parley.execute(game_id, 0, {"type": "stand"}, game=second)
+    assert [e.originator_version for e in parley.stored_events(game_id)] == list(range(1, 8))
+    assert parley.replay(game_id).version == 7
+
+
+def test_racing_clients_with_the_same_precondition_one_wins_the_other_is_refused(app):
+    seed_client = app.test_client()
+    game = create(seed_client)
+    barrier = threading.Barrier(2)
+    statuses = []
+
+    def send(command):
+        client = app.test_client()
+        barrier.wait()
+        response = client.post(f"/games/{game.id}/commands", json=command,
+                               headers={**game.host, "If-Match": '"5"'})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=send, args=({"type": kind, "seat": 0},)) for kind in ("draw", "stand")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) in ([200, 409], [200, 412])
+    assert game.view()["version"] == 7
+    parley = app.extensions["parley"]
+    assert parley.replay(UUID(game.id)).version == 7
