@@ -1,0 +1,20 @@
+"""gunicorn settings for Parley (the Procfile passes --bind from $HOST/$PORT).
+
+Workers import service.wsgi after forking, so each creates its own Application and its own
+database connections; preloading would share them across processes and break Postgres.
+"""
+import os
+
+workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+preload_app = False
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 10
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info")
+# Do not trust X-Forwarded-* from anywhere by default; a platform's router sets its own.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn 27's control socket defaults to one path per user: two servers (a dev server and
+# the test suite's) would fight over it, and nothing here uses it.
+control_socket_disable = True
