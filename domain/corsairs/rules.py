@@ -478,6 +478,8 @@ def _walk(s: CorsairsState, start: str, steps: list, allow_back: bool, section: 
             raise Rejected("NO_SPACE_BEHIND", MOVE, f"Step {i}: there is no space behind the Start space.",
                            ruling="CV-A20")
         lane = st.get("lane")
+        if "lane" in st and lane not in ("L", "R"):
+            raise Rejected("INVALID_COMMAND", section, f"Step {i}: 'lane' must be L or R.")
         if len(options) == 2:
             if lane not in ("L", "R"):
                 raise Rejected("LANE_REQUIRED", MOVE,
@@ -485,8 +487,12 @@ def _walk(s: CorsairsState, start: str, steps: list, allow_back: bool, section: 
             pos = next(o for o in options if board.lane_of[o] == lane)
         else:
             if lane is not None:
+                here, there = board.lane_of[pos], board.lane_of[options[0]]
+                if here in ("L", "R") and there == here and lane != here:
+                    raise Rejected("LANE_BLOCKED", MOVE,
+                                   f"Step {i}: your ship is on the {here} side of the island and cannot cross to the other side.")
                 raise Rejected("NO_LANE_HERE", MOVE,
-                               f"Step {i} does not enter a split section; there is no side to choose.")
+                               f"Step {i} does not enter a split section; there is no side to choose.", ruling="CV-P14")
             pos = options[0]
         path.append((pos, direction))
     return path
@@ -539,9 +545,8 @@ def jaxn_move(d: Draft, seat: int, command: dict) -> None:
     if s.players[seat].position == SKULL:
         raise Rejected("SHIP_ON_SKULL_ISLAND", SKULL_ISLAND, "Your ship is on Skull Island and moves no further.",
                        ruling="CV-A36")
-    lane = command.get("lane")
-    (to, _), = _walk(s, s.players[seat].position, [{"direction": FORWARD, **({"lane": lane} if lane else {})}],
-                     False, rule)
+    step = {"direction": FORWARD, **({"lane": command["lane"]} if "lane" in command else {})}
+    (to, _), = _walk(s, s.players[seat].position, [step], False, rule)
     d.step(seat, to, FORWARD, "jaxn", rewards=s.options["jaxn_island_rewards"])
     d.gain_grog(seat, 1, "jaxn")
     if s.players[seat].position != SKULL and s.options["hazards_on_jaxn_move"]:
@@ -606,6 +611,8 @@ def attack_player(d: Draft, seat: int, command: dict) -> None:
         raise Rejected("INVALID_COMMAND", CANNONS, "'mode' must be plunder or steal_treasure.")
     jager = _flag(command, "jager_step")
     lane = command.get("jager_lane")
+    if "jager_lane" in command and lane not in ("L", "R"):
+        raise Rejected("INVALID_COMMAND", captain_rule("JAGER"), "'jager_lane' must be L or R.")
     jager_to = None
     if jager:
         rule = captain_rule("JAGER")
