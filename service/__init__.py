@@ -55,7 +55,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.before_request
     def _json_bodies_only():
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+        # Only for a route that exists with this method: otherwise 404/405 say more.
+        if request.routing_exception is None and request.method == "POST" and not request.is_json:
             raise Problem(415, "Send the body as application/json.")
 
     return app

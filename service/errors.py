@@ -40,7 +40,10 @@ CODES = {
 
 
 class ProblemSchema(ma.Schema):
-    """RFC 9457 problem details, as Parley sends them."""
+    """RFC 9457 problem details, as Parley sends them (extension members may be added)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
 
     type = ma.fields.String(required=True)
     title = ma.fields.String(required=True)
@@ -52,6 +55,7 @@ class ProblemSchema(ma.Schema):
     ruling = ma.fields.String(metadata={"description": "Ruling id in docs/rulings.md, when the rule is ours"})
     problems = ma.fields.List(ma.fields.String(), metadata={"description": "Every problem found (INVALID_GAME, INVALID_COMMAND)"})
     errors = ma.fields.Dict(metadata={"description": "Fields that failed validation (400)"})
+    version = ma.fields.Integer(metadata={"description": "The game's current version (409, 412)"})
 
 
 class Problem(Exception):

@@ -70,7 +70,7 @@ def _if_match_version(current: int) -> int | None:
 @blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[IF_MATCH])
 @blp.arguments(CommandSchema)
 @blp.response(200, CommandResultSchema, headers=ETAG_HEADER)
-@blp.problems(400, 401, 403, 404, 409, 412, 413, 415, 422)
+@blp.problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
 def send_command(body: dict, game_id: UUID):
     """Send one command; answers the events it produced and your new view."""
     game, caller = authenticate(game_id)

@@ -34,7 +34,7 @@ LINK_HEADER = {"Link": {"description": 'RFC 8288: the next page, rel="next"', "s
 @blp.doc(operationId="listEvents", security=BEARER_AUTH)
 @blp.arguments(EventsQuerySchema, location="query")
 @blp.response(200, EventPageSchema, headers=LINK_HEADER)
-@blp.problems(400, 401, 404)
+@blp.problems(400, 401, 404, 503)
 def list_events(query: dict, game_id: UUID):
     """A page of the event log; commands and events redacted for your seat."""
     game, caller = authenticate(game_id)

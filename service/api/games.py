@@ -117,10 +117,12 @@ CREATED_LINKS = {
 
 @blp.route("", methods=["POST"])
 @blp.doc(operationId="createGame", responses={201: {"links": CREATED_LINKS}})
-@blp.arguments(CreateGameSchema)
+@blp.arguments(CreateGameSchema, example={
+    "ruleset": "corsairs-of-valeria", "players": [{"name": "Kira"}, {"name": "David"}],
+    "chance": "server"})
 @blp.response(201, CreatedGameSchema, headers={
     "Location": {"description": "The new game", "schema": {"type": "string"}}})
-@blp.problems(400, 413, 415, 422)
+@blp.problems(400, 413, 415, 422, 503)
 def create_game(body: dict):
     """Create a game: one bearer token per seat, and a host token that may act for any seat."""
     ruleset = current_app.config["RULESETS"].get(body["ruleset"])
@@ -147,7 +149,7 @@ def create_game(body: dict):
 @blp.doc(operationId="getGame", security=BEARER_AUTH)
 @blp.arguments(VersionQuerySchema, location="query")
 @blp.response(200, GameViewSchema, headers=ETAG_HEADER)
-@blp.problems(400, 401, 404)
+@blp.problems(400, 401, 404, 503)
 def get_game(query: dict, game_id: UUID):
     """The game as your seat sees it (the host sees everything), optionally at a past version."""
     game, caller = authenticate(game_id)

@@ -37,7 +37,7 @@ PLAY_LINK = {"PlayFirstLegalCommand": {
 @blp.doc(operationId="listLegalCommands", security=BEARER_AUTH,
          responses={200: {"links": PLAY_LINK}})
 @blp.response(200, LegalCommandsSchema)
-@blp.problems(401, 404)
+@blp.problems(401, 404, 503)
 def list_legal_commands(game_id: UUID):
     """Every command you may send right now (the host token: every seat's, with 'seat')."""
     game, caller = authenticate(game_id)

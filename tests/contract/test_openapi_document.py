@@ -1,0 +1,43 @@
+"""openapi.yaml is the HTTP contract: it must be exactly what the app serves."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from service import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+REGENERATE = ("PERSISTENCE_MODULE=eventsourcing.popo flask --app 'service:create_app()' "
+              "openapi write --format yaml openapi.yaml")
+
+
+def served() -> dict:
+    app = create_app({"PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"}})
+    return app.test_client().get("/openapi.json").get_json()
+
+
+def test_the_committed_openapi_yaml_is_what_the_app_serves():
+    committed = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    assert committed == served(), f"openapi.yaml is stale; regenerate it with: {REGENERATE}"
+
+
+def test_every_error_response_is_documented_as_problem_json():
+    document = served()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            errors = {int(s) for s in operation["responses"] if int(s) >= 400}
+            if operation["operationId"] != "listRulesets":  # nothing to get wrong there
+                assert errors, f"{method} {path} documents no error"
+            assert "default" not in operation["responses"]
+    for name, response in document["components"]["responses"].items():
+        assert list(response["content"]) == ["application/problem+json"], name
+
+
+def test_a_new_game_links_to_every_game_operation_with_its_tokens():
+    created = served()["paths"]["/games"]["post"]["responses"]["201"]
+    assert "content" in created and "Location" in created["headers"]
+    targets = {link["operationId"] for link in created["links"].values()}
+    assert targets == {"getGame", "listEvents", "listLegalCommands", "sendCommand"}

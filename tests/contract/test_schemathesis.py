@@ -1,0 +1,36 @@
+"""Schemathesis drives the API from its own OpenAPI document: every check, stateless and stateful."""
+from __future__ import annotations
+
+import schemathesis
+from hypothesis import HealthCheck, Phase, settings
+
+from domain.registry import all_rulesets
+from service import create_app
+from service.application import Parley
+from tests.fakes import hoard
+
+RULESETS = {**all_rulesets(), hoard.RULESET.id: hoard.RULESET}
+POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+
+app = create_app({"RULESETS": RULESETS, "PERSISTENCE": POPO})
+schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
+
+SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True,
+                database=None)
+
+
+@schema.parametrize()
+@settings(max_examples=40, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target],
+          **SETTINGS)
+def test_every_operation_answers_as_its_contract_says(case):
+    case.call_and_validate()
+
+
+class GameScenarios(schema.as_state_machine()):
+    def setup(self):
+        # Each scenario starts from an empty event store, so scenarios stay independent.
+        app.extensions["parley"] = Parley(RULESETS, env=POPO)
+
+
+TestGameScenarios = GameScenarios.TestCase
+TestGameScenarios.settings = settings(max_examples=40, stateful_step_count=8, **SETTINGS)
