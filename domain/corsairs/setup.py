@@ -83,11 +83,13 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         problems.append(f"players: Corsairs of Valeria is for 2 to 5 players, not {n}")
     opts = dict(options or {})
     problems += _schema_problems(_options_validator, opts, "options")
-    content = DEFAULT_CONTENT if content is None else content
-    content_errors = _schema_problems(_content_validator, content, "content")
-    if not content_errors:
-        content_errors = [f"content: {p}" for p in content_problems(content)]
-    problems += content_errors
+    if content is None or content == DEFAULT_CONTENT:
+        content = DEFAULT_CONTENT  # checked once, below
+    else:
+        content_errors = _schema_problems(_content_validator, content, "content")
+        if not content_errors:
+            content_errors = [f"content: {p}" for p in content_problems(content)]
+        problems += content_errors
     if problems:
         raise InvalidCreation(problems)
     for k, spec in OPTIONS_SCHEMA["properties"].items():
@@ -131,3 +133,8 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
          "supply": supply},
         {"type": "TurnStarted", "seat": opts["first_player"], "turn": 1},
     ]
+
+
+_reference_problems = _schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
+if _reference_problems:  # shipped data is checked once, when the package loads
+    raise RuntimeError(f"the reference content is broken: {_reference_problems}")

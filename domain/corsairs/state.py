@@ -75,7 +75,11 @@ class CorsairsState:
     def clone(self) -> "CorsairsState":
         new = copy.copy(self)
         new.players = [copy.copy(p) for p in self.players]
-        new.turn = copy.deepcopy(self.turn)
+        new.turn = copy.copy(self.turn)
+        new.turn.dice = list(self.turn.dice)
+        new.turn.done = list(self.turn.done)
+        if self.turn.pending is not None:
+            new.turn.pending = copy.deepcopy(self.turn.pending)
         new.slots = [dict(s) for s in self.slots]
         return new
 
