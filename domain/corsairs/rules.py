@@ -548,9 +548,9 @@ def jaxn_move(d: Draft, seat: int, command: dict) -> None:
     step = {"direction": FORWARD, **({"lane": command["lane"]} if "lane" in command else {})}
     (to, _), = _walk(s, s.players[seat].position, [step], False, rule)
     d.step(seat, to, FORWARD, "jaxn", rewards=s.options["jaxn_island_rewards"])
-    d.gain_grog(seat, 1, "jaxn")
     if s.players[seat].position != SKULL and s.options["hazards_on_jaxn_move"]:
-        d.hazard(seat, "jaxn")
+        d.hazard(seat, "jaxn")  # CV-P4: the movement ends before the Grog is gained
+    d.gain_grog(seat, 1, "jaxn")
 
 
 # -- Phase C: Cannons ---------------------------------------------------------------
@@ -584,7 +584,7 @@ def hook_move(d: Draft, seat: int, command: dict) -> None:
                        ruling="CV-A36")
     to = s.players[target].position
     d.emit("ShipMoved", seat=seat, **{"from": here}, to=to, direction="hook", cause="hook")
-    if s.options["hazards_on_hook_move"]:
+    if s.options["hazards_on_hook_move"] and to != here:  # CV-P13: no movement, no hazard
         d.hazard(seat, "hook")
 
 

@@ -73,9 +73,9 @@ class CorsairsState:
         return board_for(self.content, self.content_key, self.slots)
 
     def clone(self) -> "CorsairsState":
-        new = copy.copy(self)
-        new.players = [copy.copy(p) for p in self.players]
-        new.turn = copy.copy(self.turn)
+        new = _shallow(self)
+        new.players = [_shallow(p) for p in self.players]
+        new.turn = _shallow(self.turn)
         new.turn.dice = list(self.turn.dice)
         new.turn.done = list(self.turn.done)
         if self.turn.pending is not None:
@@ -85,6 +85,13 @@ class CorsairsState:
 
     def count(self, *faces: str) -> int:
         return sum(1 for f in self.turn.dice if f in faces)
+
+
+def _shallow(obj):
+    """copy.copy for our plain dataclasses, without its generic reduce protocol."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 def initial_state() -> CorsairsState:

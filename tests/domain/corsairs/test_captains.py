@@ -93,3 +93,22 @@ def test_hasan_pays_one_grog_then_turns_the_rest_into_silver_at_the_end_of_the_t
     events = t.do("Kira", {"type": "end_turn", "hasan_convert": True})
     assert t.types(events)[:4] == ["GrogLost", "GrogLost", "SilverGained", "TreasureExchanged"]
     assert (t.player("Kira").grog, t.player("Kira").silver, t.player("Kira").treasure) == (0, 0, 1)
+
+
+def test_jaxn_ending_on_cutthroats_loses_the_grog_he_had_then_gains_one():
+    # CV-P4: the move ends (hazard) before the Jax'n Grog is gained.
+    t = Table(captains=("JAXN", "REO", "HOOK")).given("Kira", position="1.1", grog=3)
+    t.roll("Kira", ["SILVER", "SILVER", "GROG", "CANNON", "CANNON"])
+    events = t.do("Kira", {"type": "jaxn_move"})
+    assert t.types(events) == ["ShipMoved", "GrogLost", "GrogGained"]
+    assert t.player("Kira").grog == 1
+
+
+def test_hook_joining_a_ship_in_his_own_space_spends_two_cannons_and_triggers_nothing():
+    # CV-P13
+    t = Table(captains=("HOOK", "REO", "JAGER")).given("Kira", position="1.2", grog=3)
+    t.given("David", position="1.2")
+    t.roll("Kira", ["CANNON", "CANNON", "SILVER", "SILVER", "MAP"])
+    events = t.do("Kira", {"type": "hook_move", "target": 1})
+    assert t.types(events) == ["ShipMoved"] and t.player("Kira").grog == 3
+    assert t.state.turn.cannons_spent == 2
