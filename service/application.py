@@ -14,12 +14,14 @@ import hmac
 import json
 import os
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, Snapshot, event
+from eventsourcing.persistence import IntegrityError
 
 from domain import chance as domain_chance
 from domain.ruleset import ARBITER, Rejected
@@ -189,7 +191,16 @@ class Parley(Application):
             self.snapshotting_intervals = {Game: snapshot_interval}
         self.rulesets = dict(rulesets)
         _RULESETS.update(self.rulesets)
-        super().__init__(env=env)
+        for attempt in range(5):
+            try:
+                super().__init__(env=env)
+                return
+            except IntegrityError:
+                # Several gunicorn workers starting on an empty database race to create the
+                # same tables; Postgres refuses all but one. The tables exist now: retry.
+                if attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
 
     def construct_env(self, name, env=None):
         # Class defaults < os.environ < explicit env, as eventsourcing merges them.

@@ -14,13 +14,17 @@ def persistence() -> dict:
 
 @pytest.fixture
 def app(persistence):
-    return create_app({"RULESETS": {hoard.RULESET.id: hoard.RULESET},
-                       "PERSISTENCE": persistence, "SNAPSHOT_INTERVAL": 4})
+    app = create_app({"RULESETS": {hoard.RULESET.id: hoard.RULESET},
+                      "PERSISTENCE": persistence, "SNAPSHOT_INTERVAL": 4})
+    yield app
+    app.extensions["parley"].close()
 
 
 @pytest.fixture
 def corsairs_app(persistence):
-    return create_app({"PERSISTENCE": persistence})
+    app = create_app({"PERSISTENCE": persistence})
+    yield app
+    app.extensions["parley"].close()
 
 
 @pytest.fixture

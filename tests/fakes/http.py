@@ -66,6 +66,18 @@ class Seated:
         raise AssertionError(f"no end after {max_commands} commands")
 
 
+SLOW = {"reroll_dice", "preset_die", "hold_fire"}
+
+
+def progressing(commands: list[dict]) -> list[dict]:
+    """Commands that move a Corsairs game on (no optional re-rolls), when there are any.
+
+    Random legal play is correct but can take thousands of events; tests that only need a
+    finished game prefer these.
+    """
+    return [c for c in commands if c["type"] not in SLOW] or commands
+
+
 def create(client, ruleset: str = "hidden-hoard", players=("Kira", "David"),
            chance: str = "server", **extra) -> Seated:
     response = client.post("/games", json={"ruleset": ruleset, "players": [{"name": p} for p in players],

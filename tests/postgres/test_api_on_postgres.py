@@ -1,0 +1,22 @@
+"""Every API test, with games stored in PostgreSQL (fixtures in this folder's conftest)."""
+from tests.api.test_commands import *  # noqa: F401,F403
+from tests.api.test_corsairs_over_http import *  # noqa: F401,F403
+from tests.api.test_event_log import *  # noqa: F401,F403
+from tests.api.test_reading_games import *  # noqa: F401,F403
+from tests.api.test_rulesets_and_creation import *  # noqa: F401,F403
+from tests.api.test_storage import *  # noqa: F401,F403
+
+
+def test_games_are_stored_in_the_pinned_parley_tables(app, client, postgres_schema):
+    import psycopg
+
+    from tests.fakes.http import create
+    from tests.postgres.conftest import CONNINFO
+
+    create(client)
+    with psycopg.connect(**CONNINFO) as connection:
+        tables = {row[0] for row in connection.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s", (postgres_schema,))}
+        assert {"parley_events", "parley_snapshots"} <= tables
+        count = connection.execute(f'SELECT count(*) FROM "{postgres_schema}".parley_events').fetchone()[0]
+        assert count == 5
