@@ -31,6 +31,8 @@ class RulesetSchema(RulesetSummarySchema):
         "description": "JSON Schema of the component content the rulebook does not print"})
     default_content = ma.fields.Dict(required=True, metadata={
         "description": "The reference content used when a game is created without any"})
+    setup_schema = ma.fields.Dict(required=True, allow_none=True, metadata={
+        "description": "Table mode: JSON Schema of the setup outcomes sent as 'setup' at creation"})
     commands = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Dict(), required=True,
                               metadata={"description": "JSON Schema of each command body, by type"})
 
@@ -65,4 +67,5 @@ def get_ruleset(ruleset_id: str):
                       "RULESET_NOT_FOUND")
     return {**summary(ruleset), "options_schema": ruleset.options_schema,
             "content_schema": ruleset.content_schema, "default_content": ruleset.default_content,
+            "setup_schema": getattr(ruleset, "table_setup_schema", None),
             "commands": ruleset.command_schemas}
