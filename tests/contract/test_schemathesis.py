@@ -33,4 +33,4 @@ class GameScenarios(schema.as_state_machine()):
 
 
 TestGameScenarios = GameScenarios.TestCase
-TestGameScenarios.settings = settings(max_examples=40, stateful_step_count=8, **SETTINGS)
+TestGameScenarios.settings = settings(max_examples=100, stateful_step_count=10, **SETTINGS)
