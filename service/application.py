@@ -24,7 +24,7 @@ from eventsourcing.domain import Aggregate, Snapshot, event
 from eventsourcing.persistence import IntegrityError
 
 from domain import chance as domain_chance
-from domain.ruleset import ARBITER, Rejected
+from domain.ruleset import Rejected
 
 SERVICE_RULE = "Parley: commands"
 
@@ -279,5 +279,5 @@ class Parley(Application):
         return game
 
 
-__all__ = ["ARBITER", "Game", "GameNotFound", "NewGame", "Parley", "VersionMismatch",
+__all__ = ["Game", "GameNotFound", "NewGame", "Parley", "VersionMismatch",
            "hash_token", "json_safe", "ruleset_for"]

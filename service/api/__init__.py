@@ -14,6 +14,7 @@ from flask import current_app, request
 from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 
+from domain.ruleset import ARBITER
 from service.application import Game, GameNotFound, Parley
 from service.errors import DOCUMENTED, PROBLEM_JSON, Problem, ProblemSchema
 
@@ -83,6 +84,5 @@ def authenticate(game_id: UUID) -> tuple[Game, int | str]:
 
 
 def viewer_for(caller: int | str):
-    from domain.ruleset import ARBITER
-
+    """The viewer the rules render for: the host sees as the arbiter."""
     return ARBITER if caller == "host" else caller

@@ -44,7 +44,7 @@ def test_a_command_out_of_turn_is_rejected_naming_the_rulebook_section(corsairs_
 def readjudicate(log: list[dict], seed: str) -> None:
     """Decide every stored command again from the log alone: the same events come out."""
     state = CORSAIRS.initial_state()
-    position, pending = None, []
+    pending: list[dict] = []
     for entry in log[1:]:
         if "command" in entry:
             command = entry["command"]
