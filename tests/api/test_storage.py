@@ -75,3 +75,23 @@ def test_racing_clients_with_the_same_precondition_one_wins_the_other_is_refused
     assert game.view()["version"] == 7
     parley = app.extensions["parley"]
     assert parley.replay(UUID(game.id)).version == 7
+
+
+def test_by_default_games_go_to_an_sqlite_file_under_var_and_survive_a_restart(tmp_path, monkeypatch):
+    from service import create_app
+    from tests.fakes import hoard
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("PERSISTENCE_MODULE", "PARLEY_PERSISTENCE_MODULE", "SQLITE_DBNAME", "PARLEY_SQLITE_DBNAME"):
+        monkeypatch.delenv(name, raising=False)
+    first = create_app({"RULESETS": {hoard.RULESET.id: hoard.RULESET}})
+    game = create(first.test_client())
+    game.send({"type": "draw", "seat": 0})
+    first.extensions["parley"].close()
+    assert (tmp_path / "var" / "parley.sqlite").is_file()
+
+    again = create_app({"RULESETS": {hoard.RULESET.id: hoard.RULESET}})
+    game.client = again.test_client()
+    assert game.view()["version"] == 7
+    assert game.send({"type": "stand", "seat": 1}).status_code == 200
+    again.extensions["parley"].close()
