@@ -91,3 +91,23 @@ def test_a_seat_never_sees_another_seats_legal_commands(corsairs_client):
     for seat in range(3):
         mine = game.legal(game.seat(seat))
         assert mine == [{k: v for k, v in c.items() if k != "seat"} for c in everyone if c["seat"] == seat]
+
+
+def test_a_table_mode_corsairs_game_takes_its_setup_and_rolls_from_the_client(corsairs_client):
+    ruleset = corsairs_client.get(f"/rulesets/{ID}").get_json()
+    assert ruleset["setup_schema"]["required"] == ["captains", "track"]
+    setup = {"captains": ["HOOK", "BONES"],
+             "track": [{"tile": "T1", "side": "A"}, {"tile": "T2", "side": "B"}, {"tile": "T3", "side": "A"}]}
+    game = create(corsairs_client, ID, chance="table", setup=setup)
+    assert game.created["chance"] == {"mode": "table", "commitment": None}
+    kira = game.seat(0)
+    answer = game.get("/legal-commands", kira).get_json()
+    assert answer["commands"] == [{"type": "roll_dice"}]
+    needed = answer["table_inputs"][0]["inputs"]["roll_dice"]["faces"]
+    assert needed["count"] == 5
+    refused = game.send({"type": "roll_dice"}, kira).get_json()
+    assert refused["code"] == "TABLE_OUTCOME_REQUIRED"
+    faces = [needed["one_of"][0]] * needed["count"]
+    rolled = game.send({"type": "roll_dice", "faces": faces}, kira)
+    assert rolled.status_code == 200, rolled.get_json()
+    assert rolled.get_json()["events"][0]["command"]["body"] == {"type": "roll_dice", "faces": faces}
