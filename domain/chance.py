@@ -60,6 +60,14 @@ class ServerChance:
                            f"This game rolls on the server; do not send '{field}'.")
         return [faces[self.draw(len(faces))] for _ in range(count)]
 
+    def pick(self, items: Sequence[Any], count: int, supplied: Any, field: str) -> list[Any]:
+        """count distinct items drawn blindly, one after another (draw(len) each time)."""
+        if supplied is not None:
+            raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE,
+                           f"This game draws on the server; do not send '{field}'.")
+        pool = list(items)
+        return [pool.pop(self.draw(len(pool))) for _ in range(min(count, len(pool)))]
+
     def shuffle(self, items: Sequence[Any], supplied: Any, field: str) -> list[Any]:
         if supplied is not None:
             raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE,
@@ -82,11 +90,28 @@ class TableChance:
         if supplied is None:
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: send the {count} faces rolled in '{field}'.")
-        allowed = set(faces)
+        allowed = list(dict.fromkeys(faces))
         if (not isinstance(supplied, list) or len(supplied) != count
-                or not all(isinstance(f, str) and f in allowed for f in supplied)):
+                or not all(type(f) is type(allowed[0]) and f in allowed for f in supplied)):
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                           f"'{field}' must list exactly {count} faces, each one of {', '.join(sorted(allowed))}.")
+                           f"'{field}' must list exactly {count} faces, each one of "
+                           f"{', '.join(map(str, sorted(allowed)))}.")
+        return list(supplied)
+
+    def pick(self, items: Sequence[Any], count: int, supplied: Any, field: str) -> list[Any]:
+        """The items the table drew; the message never lists what the pool holds."""
+        count = min(count, len(items))
+        if supplied is None:
+            raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
+                           f"This game is played at a table: send the {count} drawn in '{field}'.")
+        pool = list(items)
+        if not isinstance(supplied, list) or len(supplied) != count:
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, f"'{field}' must list exactly {count} drawn.")
+        for x in supplied:
+            if x not in pool:
+                raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                               f"'{field}': {x!r} cannot have been drawn from there.")
+            pool.remove(x)
         return list(supplied)
 
     def shuffle(self, items: Sequence[Any], supplied: Any, field: str) -> list[Any]:

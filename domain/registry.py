@@ -4,5 +4,6 @@ from __future__ import annotations
 
 def all_rulesets() -> dict:
     from .corsairs import RULESET as corsairs
+    from .league import RULESET as league
 
-    return {r.id: r for r in (corsairs,)}
+    return {r.id: r for r in (corsairs, league)}

@@ -8,7 +8,10 @@ Identity and documentation
     options_schema   JSON Schema (draft 2020-12) of the creation options, with defaults
     content_schema   JSON Schema of the component content the rulebook does not print
     default_content  the reference content shipped by default (labelled as not printed)
-    command_schemas  {command type: JSON Schema of its body, "type" included}
+    command_schemas  {command type: JSON Schema of its body, "type" included}; the service
+                     checks bodies against them before decide(), so they must admit every legal
+                     command and say nothing secret
+    table_setup_schema  JSON Schema of what a table-chance game states at creation, or None
 
 Lifecycle (all pure; nothing here does I/O or reads a clock)
     setup(players, options, content, chance, table_setup) -> list[Event]
@@ -17,7 +20,10 @@ Lifecycle (all pure; nothing here does I/O or reads a clock)
         records ruleset id and version, seats, options, content and the chance commitment,
         so a log is self-contained.
     initial_state() -> State
-    evolve(state, event) -> State      applies one event; never checks, never fails, never rolls
+    evolve(state, event) -> State      applies one event; never checks, never fails, never rolls.
+                                       Stored events are forever: evolve must keep applying every
+                                       event any released version of the ruleset stored (reshape
+                                       an event only with an upcaster, never in place)
     decide(state, seat, command, chance) -> list[Event]   or raises Rejected; an accepted
                                        command always yields at least one event
     legal_commands(state, seat) -> list[dict]             agrees exactly with decide
@@ -87,6 +93,7 @@ class Ruleset(Protocol):  # pragma: no cover - documentation of the contract
     content_schema: dict
     default_content: dict
     command_schemas: dict[str, dict]
+    table_setup_schema: dict | None
 
     def setup(self, players: list[str], options: dict | None, content: dict | None,
               chance: Any, table_setup: dict | None) -> list[Event]: ...

@@ -36,7 +36,6 @@ def view(s: CorsairsState, viewer) -> dict:
                  "dice_given_away": t.dice_given_away, "waiting_for": t.pending},
         "options": s.options,
         "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
-        "result": s.result,
     }
 
 

@@ -1,0 +1,53 @@
+"""League of Pirates (exactly 2 players), adjudicated from ../shared/rules/league-of-pirates.txt.
+
+Every rule in the rulebook is enforced: the sealed league choice, the simultaneous Dice
+Challenge (both seats throw independently), the nine actions, slots, traitors and the
+plank, raids and rescues, Set Sail and the final scoring. Where the rulebook is silent
+Parley rules as docs/rulings.md records (LP-A.., LP-P..); house rules are creation options.
+The Skull/Cross set membership, the skill values on the coin backs, the skill-die faces and
+the number of brig slots are not printed: they are content (content/schema.json), and the
+default set is invented reference content, labelled as not the printed components.
+Hidden information: see view.py.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from . import legal, rules, setup as _setup, state, view
+from .commands import COMMAND_SCHEMAS
+from ..ruleset import Status
+
+
+def status(s: state.LeagueState) -> Status:
+    if s.finished:
+        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+    return Status(finished=False, to_move=rules.to_move(s), phase=s.phase)
+
+
+RULESET = SimpleNamespace(
+    id=_setup.RULESET_ID,
+    version=_setup.RULESET_VERSION,
+    name="League of Pirates",
+    min_players=2,
+    max_players=2,
+    summary="Two captains race to fill a ship with pirate coins. Each turn both roll a Dice Challenge "
+            "(1-2-3 in order, then score the other two dice); the winner takes one action: press gang, "
+            "recruit, resupply, turn a traitor, raid, enlist, rescue or set sail.",
+    options_schema=_setup.OPTIONS_SCHEMA,
+    content_schema=_setup.CONTENT_SCHEMA,
+    default_content=_setup.DEFAULT_CONTENT,
+    table_setup_schema=None,
+    command_schemas=COMMAND_SCHEMAS,
+    setup=_setup.setup,
+    initial_state=state.initial_state,
+    evolve=state.evolve,
+    decide=rules.decide,
+    legal_commands=legal.legal_commands,
+    table_inputs=legal.table_inputs,
+    view=view.view,
+    redact=view.redact,
+    redact_command=view.redact_command,
+    status=status,
+    dump_state=state.dump_state,
+    load_state=state.load_state,
+)

@@ -1,0 +1,131 @@
+"""League of Pirates: every command a seat may send now, as complete bodies.
+
+Checked against decide() by random playouts. In table-chance games the commands that roll
+or draw are listed without their outcome fields; table_inputs() says what to add.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .rules import COSTS, PLANK_FEE, SUBSTITUTE_COST, to_move
+from .state import CREW_SLOTS, LEAGUES, ROLE_OF_SLOT, LeagueState
+
+
+def legal_commands(s: LeagueState, seat: int) -> list[dict]:
+    if seat not in to_move(s):
+        return []
+    me, other = s.seats[seat], s.seats[1 - seat]
+    if s.phase == "leagues":
+        return [{"type": "choose_league", "league": c} for c in LEAGUES]
+    if s.phase == "challenge":
+        return _challenge(s, seat)
+    if s.phase == "action":
+        return _actions(s, seat)
+    if s.phase == "draw":
+        out = [{"type": "return_coins"}]
+        for coin in s.pending["drawn"]:
+            for slot in _slots(s, seat, coin, 0):
+                out.append({"type": "place_coin", "coin": coin, "slot": slot})
+        return out
+    if s.phase == "raid_defence":
+        out = [{"type": "defend_raid"}]
+        if me.points >= SUBSTITUTE_COST:
+            out += [{"type": "defend_raid", "with": c} for slot, c in me.crew.items()
+                    if c is not None and c != s.pending["target"]
+                    and (slot != "captain" or s.options["captain_may_defend"])]
+        return out
+    if s.phase == "rescue_defence":
+        return [{"type": "choose_rescue_defender", "coin": c} for slot, c in me.crew.items()
+                if c is not None and (slot != "captain" or s.options["captain_may_defend"])]
+    if s.phase == "rescue_placement":
+        coin, original = s.pending["coin"], s.pending["slot"]
+        out = [{"type": "place_rescued_coin", "to_bag": True}]
+        slots = [original] + ([sl for sl in ("mate1", "mate2", "mate3") if me.crew[sl] is None]
+                              if s.coins[coin]["role"] == "mate" else [])
+        for slot in dict.fromkeys(slots):
+            if slot in _slots(s, seat, coin, 0):
+                out.append({"type": "place_rescued_coin", "slot": slot})
+        return out
+    return []
+
+
+def _slots(s: LeagueState, seat: int, coin: str, paying: int) -> list[str]:
+    """Slots this coin may go into, the plank fee for a replaced Traitor being payable."""
+    me = s.seats[seat]
+    out = []
+    for slot in CREW_SLOTS:
+        if ROLE_OF_SLOT[slot] != s.coins[coin]["role"]:
+            continue
+        if slot == "captain" and not s.options["captain_replaceable"]:
+            continue
+        occupant = me.crew[slot]
+        if occupant in s.traitors and me.points < paying + PLANK_FEE:
+            continue
+        out.append(slot)
+    return out
+
+
+def _challenge(s: LeagueState, seat: int) -> list[dict]:
+    c = s.challenge
+    banked = set(c.banked[seat].values())
+    if c.throws[seat] == 0:
+        return [{"type": "throw_dice", "keep": []}]
+    out = []
+    free = [i for i in range(5) if i not in banked]
+    scc = s.options["challenge_qualification"] == "scc" and len(banked) < 3
+    for k in range(len(free)):  # keep fewer than all free dice: at least one is thrown
+        for extra in combinations(free, k):
+            if scc and extra:
+                continue
+            out.append({"type": "throw_dice", "keep": sorted(banked | set(extra))})
+    out.append({"type": "stop_throwing"})
+    return out
+
+
+def _actions(s: LeagueState, seat: int) -> list[dict]:
+    me, other = s.seats[seat], s.seats[1 - seat]
+    out = []
+    if me.bag and me.points >= COSTS["press_gang"]:
+        out.append({"type": "press_gang"})
+    if me.bag and me.points >= COSTS["recruit"]:
+        out.append({"type": "recruit"})
+    out.append({"type": "resupply"})
+    fighters = [c for c in me.crew.values() if c is not None and c not in s.traitors]
+    if me.points >= COSTS["turn_coin"]:
+        out += [{"type": "turn_coin", "coin": c} for slot, c in other.crew.items()
+                if c is not None and slot != "captain" and c not in s.traitors]
+    if me.points >= COSTS["raid"] and None in me.brig:
+        out += [{"type": "raid", "target": t, "raider": r} for slot, t in other.crew.items()
+                if t is not None and slot != "captain" for r in fighters]
+    if me.points >= COSTS["rescue"]:
+        out += [{"type": "rescue", "prisoner": p, "raider": r} for p in other.brig
+                if p is not None and s.captured.get(p, {}).get("from") == seat for r in fighters]
+    if me.points >= COSTS["enlist"]:
+        out += [{"type": "enlist", "coin": c, "slot": slot} for c in me.brig if c is not None
+                for slot in _slots(s, seat, c, COSTS["enlist"])]
+    crew_full = all(me.crew[sl] is not None and (s.options["traitors_count_for_crew"] or me.crew[sl] not in s.traitors)
+                    for sl in CREW_SLOTS)
+    if crew_full and me.points >= COSTS["set_sail"]:
+        out.append({"type": "set_sail"})
+    if s.options["allow_pass"]:
+        out.append({"type": "pass_turn"})
+    return out
+
+
+def table_inputs(s: LeagueState, seat: int) -> dict:
+    if s.chance_mode != "table" or seat not in to_move(s):
+        return {}
+    if s.phase == "challenge":
+        return {"throw_dice": {"values": {"count": "one for each die not kept, in position order", "one_of": list(range(1, 7))}}}
+    if s.phase == "action":
+        n = len(s.seats[seat].bag)
+        return {"press_gang": {"coins": {"count": min(1, n), "from": "your Homeport Bag"}},
+                "recruit": {"coins": {"count": min(3, n), "from": "your Homeport Bag"}}}
+    rolls = {"rolls": {"skills": {"count": 2, "one_of": s.content["skillDie"]["faces"],
+                                  "order": "raider's Skill Die, defender's Skill Die"},
+                       "dice": {"count": 2, "one_of": list(range(1, 7)), "order": "raider's die, defender's die"}}}
+    if s.phase == "raid_defence":
+        return {"defend_raid": rolls}
+    if s.phase == "rescue_defence":
+        return {"choose_rescue_defender": rolls}
+    return {}

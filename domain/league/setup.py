@@ -1,0 +1,109 @@
+"""League of Pirates: creating a game. [Set Up]"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from importlib import resources
+
+import jsonschema
+
+from ..ruleset import InvalidCreation
+from .state import content_key
+
+RULESET_ID = "league-of-pirates"
+RULESET_VERSION = "1.0.0"
+
+
+def _load(name: str) -> dict:
+    return json.loads(resources.files(__package__).joinpath("content", name).read_text(encoding="utf-8"))
+
+
+CONTENT_SCHEMA = _load("schema.json")
+DEFAULT_CONTENT = _load("reference.json")
+
+OPTIONS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "League of Pirates options",
+    "description": "House rules. Each default is Parley's ruling where the rulebook is silent; see docs/rulings.md.",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "challenge_qualification": {"enum": ["rolled_in_order", "scc", "presence"], "default": "rolled_in_order",
+                                    "description": "LP-A4: what '1-2-3 in order' means."},
+        "full_tie": {"enum": ["rechallenge", "no_action"], "default": "rechallenge", "description": "LP-A9"},
+        "allow_pass": {"type": "boolean", "default": False, "description": "LP-A10"},
+        "points_max": {"type": ["integer", "null"], "minimum": 19, "maximum": 1000, "default": None,
+                       "description": "LP-A11: a ceiling on the ship card's scale."},
+        "replaced_coin_return": {"enum": ["origin_bag", "set_owner_bag", "replacer_bag"], "default": "origin_bag",
+                                 "description": "LP-A14: the 'corresponding player's' bag."},
+        "captain_replaceable": {"type": "boolean", "default": True, "description": "LP-A15"},
+        "reveal_drawn_coins": {"type": "boolean", "default": False,
+                               "description": "LP-A18: drawn coins shown to the opponent too."},
+        "traitor_on_capture": {"enum": ["clear", "keep"], "default": "clear", "description": "LP-A20"},
+        "traitor_skill_floor_zero": {"type": "boolean", "default": False, "description": "LP-A21"},
+        "captain_may_defend": {"type": "boolean", "default": True, "description": "LP-A23"},
+        "set_sail_loser_grants_action": {"type": "boolean", "default": False, "description": "LP-A31"},
+        "traitors_count_for_crew": {"type": "boolean", "default": True, "description": "LP-A32"},
+        "brig_scoring": {"enum": ["none", "face"], "default": "none", "description": "LP-A33"},
+        "captain_self_bonus": {"type": "boolean", "default": True, "description": "LP-A34"},
+    },
+}
+
+_options_validator = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+_content_validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA)
+
+
+def _schema_problems(validator, data, where: str) -> list[str]:
+    out = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = ".".join(str(p) for p in err.absolute_path)
+        out.append(f"{where}{'.' + path if path else ''}: {err.message}")
+    return out
+
+
+def content_problems(content: dict) -> list[str]:
+    problems = []
+    ids = [c["id"] for c in content["coins"]]
+    if len(set(ids)) != len(ids):
+        problems.append("coins: ids must be unique")
+    want = Counter({"captain": 1, "quartermaster": 1, "sailingMaster": 1, "surgeon": 1, "mate": 3})
+    for coin_set in ("skull", "cross"):
+        for color in ("blue", "red", "yellow"):
+            got = Counter(c["role"] for c in content["coins"] if c["set"] == coin_set and c["color"] == color)
+            if got != want:
+                problems.append(f"coins: the {coin_set} set's {color} league must be 1 captain, 1 quartermaster, "
+                                f"1 sailingMaster, 1 surgeon and 3 mates; it is {dict(got)}")
+    faces = set(content["skillDie"]["faces"])
+    for c in content["coins"]:
+        if set(c["skills"]) != faces:
+            problems.append(f"coins[{c['id']}].skills: needs a value for exactly the skill-die faces {sorted(faces)}")
+    return problems
+
+
+_reference_problems = _schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
+if _reference_problems:
+    raise RuntimeError(f"the reference content is broken: {_reference_problems}")
+
+
+def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
+    problems: list[str] = []
+    if len(players) != 2:  # LP-R2
+        problems.append(f"players: League of Pirates is for exactly 2 players, not {len(players)}")
+    opts = dict(options or {})
+    problems += _schema_problems(_options_validator, opts, "options")
+    if content is None or content == DEFAULT_CONTENT:
+        content = DEFAULT_CONTENT
+    else:
+        errs = _schema_problems(_content_validator, content, "content")
+        problems += errs or [f"content: {p}" for p in content_problems(content)]
+    if table_setup is not None:
+        problems.append("setup: League of Pirates needs no table setup; the leagues are chosen with choose_league")
+    if problems:
+        raise InvalidCreation(problems)
+    for k, spec in OPTIONS_SCHEMA["properties"].items():
+        opts.setdefault(k, spec["default"])
+    # LP-A2: the first seat plays the Skull set, the second the Cross set.
+    return [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
+             "coin_sets": ["skull", "cross"], "points": content["startingPoints"], "options": opts,
+             "content": content, "content_key": content_key(content),
+             "chance": {"mode": chance.mode, "commitment": chance.commitment}}]
