@@ -1,0 +1,199 @@
+"""League of Pirates: the Dice Challenge and the nine actions, rule by rule."""
+from domain.league import RULESET as R
+from domain.league.rules import score
+from tests.domain.league.table import Table, content_with
+
+
+def test_both_players_throw_at_once_and_a_player_may_finish_after_the_other_qualified():
+    t = Table()
+    assert R.status(t.state).to_move == [0, 1]
+    t.do(0, {"type": "throw_dice", "values": [1, 2, 3, 4, 4]})
+    t.do(0, {"type": "stop_throwing"})
+    assert t.state.phase == "challenge" and R.status(t.state).to_move == [1]
+    t.do(1, {"type": "throw_dice", "values": [1, 2, 3, 6, 5]})
+    t.do(1, {"type": "stop_throwing"})
+    assert t.state.actor == 1  # 11 beats 8
+
+
+def test_an_equal_score_goes_to_the_player_with_more_ship_points():
+    t = Table()
+    t.state.seats[1].points = 21
+    for seat in (0, 1):
+        t.do(seat, {"type": "throw_dice", "values": [1, 2, 3, 4, 4]})
+        t.do(seat, {"type": "stop_throwing"})
+    assert t.state.actor == 1
+    assert t.events[-1]["tie_break"] == "ship_points"
+
+
+def test_when_nobody_rolls_1_2_3_another_challenge_begins():
+    t = Table()
+    for seat in (0, 1):
+        t.do(seat, {"type": "throw_dice", "values": [6, 6, 6, 6, 6]})
+        t.do(seat, {"type": "stop_throwing"})
+    assert t.state.phase == "challenge" and t.state.challenge.round == 2
+
+
+def test_a_1_2_3_not_rolled_in_order_does_not_count():
+    # LP-A4: a 2 and 3 rolled before any 1 are not set aside later.
+    t = Table()
+    t.do(0, {"type": "throw_dice", "values": [2, 3, 6, 6, 6]})
+    (e,) = t.do(0, {"type": "throw_dice", "keep": [0, 1], "values": [1, 5, 5]})
+    assert e["banked"] == {"1": 2} and e["score"] is None
+
+
+def test_press_gang_costs_one_and_a_coin_must_go_in_its_own_slot():
+    t = Table()
+    t.win_challenge(0)
+    bag = t.state.seats[0].bag
+    surgeon = next(c for c in bag if t.state.coins[c]["role"] == "surgeon")
+    t.do(0, {"type": "press_gang", "coins": [surgeon]})
+    assert t.state.seats[0].points == 18
+    t.rejects(0, {"type": "place_coin", "coin": surgeon, "slot": "mate1"}, "SLOT_ROLE_MISMATCH")
+    t.do(0, {"type": "place_coin", "coin": surgeon, "slot": "surgeon"})
+    assert t.crew(0)["surgeon"] == surgeon and t.state.phase == "challenge"
+
+
+def test_a_replaced_coin_goes_back_to_the_bag_it_came_from():
+    t = Table()
+    bag0 = t.state.seats[0].bag
+    mates = [c for c in bag0 if t.state.coins[c]["role"] == "mate"]
+    t.give(0, "mate1", mates[0])
+    t.win_challenge(0)
+    t.do(0, {"type": "press_gang", "coins": [mates[1]]})
+    t.do(0, {"type": "place_coin", "coin": mates[1], "slot": "mate1"})
+    assert mates[0] in t.state.seats[t.state.origin[mates[0]]].bag
+
+
+def test_turning_costs_two_never_a_captain_and_a_replaced_traitor_walks_the_plank_for_a_point():
+    t = Table()
+    mate = next(c for c in t.state.seats[1].bag if t.state.coins[c]["role"] == "mate")
+    t.give(1, "mate1", mate)
+    t.win_challenge(0)
+    t.rejects(0, {"type": "turn_coin", "coin": t.crew(1)["captain"]}, "CAPTAIN_PROTECTED")
+    t.do(0, {"type": "turn_coin", "coin": mate})
+    assert mate in t.state.traitors and t.state.seats[0].points == 17
+    row = next(r for r in score(t.state, 1)["crew"] if r["coin"] == mate)
+    assert row["value"] == t.state.coins[mate]["cunning"] - 2  # worth two less, no bonus
+    t.win_challenge(1)
+    other = next(c for c in t.state.seats[1].bag if t.state.coins[c]["role"] == "mate")
+    t.do(1, {"type": "press_gang", "coins": [other]})
+    events = t.do(1, {"type": "place_coin", "coin": other, "slot": "mate1"})
+    assert events[0] == {"type": "PointsPaid", "seat": 1, "amount": 1, "reason": "walk_the_plank"}
+    assert mate in t.state.removed and t.state.seats[1].points == 19 - 1 - 1
+
+
+def test_raiding_needs_a_brig_slot_spares_captains_and_refuses_traitor_raiders():
+    t = Table()
+    mine = next(c for c in t.state.seats[0].bag if t.state.coins[c]["role"] == "mate")
+    theirs = next(c for c in t.state.seats[1].bag if t.state.coins[c]["role"] == "mate")
+    t.give(0, "mate1", mine).give(1, "mate1", theirs)
+    t.win_challenge(0)
+    t.rejects(0, {"type": "raid", "target": t.crew(1)["captain"], "raider": mine}, "CAPTAIN_PROTECTED")
+    t.state.traitors.append(mine)
+    t.rejects(0, {"type": "raid", "target": theirs, "raider": mine}, "TRAITOR_CANNOT_RAID")
+    t.state.traitors.remove(mine)
+    t.state.seats[0].brig = ["x", "y"]
+    t.rejects(0, {"type": "raid", "target": theirs, "raider": mine}, "NO_EMPTY_BRIG_SLOT")
+
+
+def test_a_paid_substitute_defends_but_the_prize_is_the_coin_first_chosen_and_ties_go_to_the_raider():
+    content = content_with(**{"red.skull.mate1": {"martial": 2, "virtue": 2},
+                              "blue.cross.mate1": {"martial": 1, "virtue": 1},
+                              "blue.cross.mate2": {"martial": 2, "virtue": 2}})
+    t = Table(content=content)
+    t.give(0, "mate1", "red.skull.mate1").give(1, "mate1", "blue.cross.mate1").give(1, "mate2", "blue.cross.mate2")
+    t.win_challenge(0)
+    t.do(0, {"type": "raid", "target": "blue.cross.mate1", "raider": "red.skull.mate1"})
+    t.rejects(0, {"type": "defend_raid"}, "NOT_YOUR_DECISION")
+    t.do(1, {"type": "defend_raid", "with": "blue.cross.mate2",
+             "rolls": {"skills": ["martial", "martial"], "dice": [3, 3]}})  # 2+3 = 2+3: a tie
+    assert t.state.seats[1].points == 17
+    assert t.state.seats[0].brig[0] == "blue.cross.mate1" and t.crew(1)["mate2"] == "blue.cross.mate2"
+
+
+def test_a_rescue_won_puts_the_coin_back_in_its_original_position():
+    t = Table()
+    theirs = next(c for c in t.state.seats[1].bag if t.state.coins[c]["role"] == "mate")
+    t.give(1, "mate3", theirs)
+    t.state.seats[1].crew["mate3"] = None
+    t.state.seats[0].brig[0] = theirs
+    t.state.captured[theirs] = {"from": 1, "slot": "mate3"}
+    t.win_challenge(1)
+    t.do(1, {"type": "rescue", "prisoner": theirs, "raider": t.crew(1)["captain"]})
+    t.do(0, {"type": "choose_rescue_defender", "coin": t.crew(0)["captain"],
+             "rolls": {"skills": ["leadership", "leadership"], "dice": [6, 1]}})
+    assert t.crew(1)["mate3"] == theirs and t.state.seats[0].brig[0] is None
+
+
+def test_enlisting_a_prisoner_costs_one_and_it_loses_its_old_loyalty():
+    t = Table()
+    theirs = next(c for c in t.state.seats[1].bag if t.state.coins[c]["role"] == "quartermaster")
+    t.state.seats[1].bag.remove(theirs)
+    t.state.seats[0].brig[0] = theirs
+    t.state.captured[theirs] = {"from": 1, "slot": "quartermaster"}
+    t.win_challenge(0)
+    t.rejects(0, {"type": "enlist", "coin": theirs, "slot": "surgeon"}, "SLOT_ROLE_MISMATCH")
+    t.do(0, {"type": "enlist", "coin": theirs, "slot": "quartermaster"})
+    assert t.crew(0)["quartermaster"] == theirs and theirs not in t.state.captured
+    assert t.state.seats[0].points == 18
+
+
+def test_points_are_never_paid_that_a_ship_does_not_have():
+    t = Table()
+    t.state.seats[0].points = 2
+    t.win_challenge(0)
+    r = t.rejects(0, {"type": "recruit", "coins": t.state.seats[0].bag[:3]}, "INSUFFICIENT_POINTS")
+    assert r.ruling == "LP-A11"
+    assert {"type": "recruit"} not in R.legal_commands(t.state, 0)
+
+
+def fill(t, seat):
+    bag = list(t.state.seats[seat].bag)
+    need = {"quartermaster": ["quartermaster"], "sailingMaster": ["sailing_master"], "surgeon": ["surgeon"],
+            "mate": ["mate1", "mate2", "mate3"]}
+    for c in bag:
+        role = t.state.coins[c]["role"]
+        if need.get(role):
+            t.give(seat, need[role].pop(0), c)
+
+
+def test_set_sail_needs_a_full_crew_and_winning_its_challenge_ends_the_game():
+    t = Table()
+    t.win_challenge(0)
+    r = t.rejects(0, {"type": "set_sail"}, "CREW_INCOMPLETE")
+    assert "quartermaster" in r.detail
+    fill(t, 0)
+    t.do(0, {"type": "set_sail"})
+    assert t.state.challenge.purpose == "set_sail" and t.state.seats[0].points == 17
+    t.do(0, {"type": "throw_dice", "values": [1, 2, 3, 6, 6]})
+    t.do(0, {"type": "stop_throwing"})
+    t.do(1, {"type": "throw_dice", "values": [1, 2, 3, 1, 1]})
+    t.do(1, {"type": "stop_throwing"})
+    end = t.events[-1]
+    assert end["type"] == "GameEnded" and end["set_sail_by"] == 0
+    totals = end["totals"]
+    assert totals == [score(t.state, 0)["total"], score(t.state, 1)["total"]]
+    assert end["winners"] == [0 if totals[0] >= totals[1] else 1]
+
+
+def test_losing_the_set_sail_challenge_lets_play_continue_without_an_action_for_the_opponent():
+    t = Table()
+    fill(t, 0)
+    t.win_challenge(0)
+    t.do(0, {"type": "set_sail"})
+    t.do(1, {"type": "throw_dice", "values": [1, 2, 3, 6, 6]})
+    t.do(1, {"type": "stop_throwing"})
+    t.do(0, {"type": "throw_dice", "values": [6, 6, 6, 6, 6]})
+    t.do(0, {"type": "stop_throwing"})
+    assert not t.state.finished and t.state.phase == "challenge" and t.state.challenge.purpose == "turn"
+    assert t.events[-3]["type"] == "SetSailFailed"
+
+
+def test_scores_add_points_cunning_and_two_per_crewmember_of_the_captains_league():
+    t = Table()
+    red_mate = next(c for c in t.state.seats[0].bag if t.state.coins[c]["role"] == "mate"
+                    and t.state.coins[c]["color"] == "red")
+    t.give(0, "mate1", red_mate)
+    b = score(t.state, 0)
+    cap = t.state.coins[t.crew(0)["captain"]]
+    assert b["total"] == 19 + cap["cunning"] + 2 + t.state.coins[red_mate]["cunning"] + 2
