@@ -9,10 +9,9 @@ dealt. No information is hidden in this game.
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from . import legal, rules, setup as _setup, state, view
 from .commands import COMMAND_SCHEMAS
+from .. import kit
 from ..ruleset import Status
 
 
@@ -26,7 +25,7 @@ def status(s: state.CorsairsState) -> Status:
     return Status(finished=False, to_move=[owner], phase=phase)
 
 
-RULESET = SimpleNamespace(
+RULESET = kit.ruleset(
     id=_setup.RULESET_ID,
     version=_setup.RULESET_VERSION,
     name="Corsairs of Valeria",
@@ -35,21 +34,7 @@ RULESET = SimpleNamespace(
     summary="Race to Skull Island with five dice: re-roll for Grog, collect Silver (5 make a Treasure), "
             "sail, fire cannons. First to 6 Treasure wins, or most Treasure when Skull Island is reached "
             "a second time.",
-    options_schema=_setup.OPTIONS_SCHEMA,
-    content_schema=_setup.CONTENT_SCHEMA,
-    default_content=_setup.DEFAULT_CONTENT,
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas=COMMAND_SCHEMAS,
-    setup=_setup.setup,
-    initial_state=state.initial_state,
-    evolve=state.evolve,
-    decide=rules.decide,
-    legal_commands=legal.legal_commands,
-    table_inputs=legal.table_inputs,
-    view=view.view,
-    redact=view.redact,
-    redact_command=view.redact_command,
-    status=status,
-    dump_state=state.dump_state,
-    load_state=state.load_state,
+    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
 )

@@ -13,8 +13,6 @@ Start), and "SKULL".
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,10 +56,6 @@ class Board:
             if island_lane is None or island_lane == lane:
                 out.extend(rewards)
         return out
-
-
-def content_key(content: dict) -> str:
-    return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 _CONTENTS: dict[str, dict] = {}

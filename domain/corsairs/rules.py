@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .board import BACKWARD, FORWARD, SKULL
 from .state import GROUPS, MAX_GROG, SILVER_PER_TREASURE, WINNING_TREASURE, CorsairsState, evolve
+from .. import kit
 from ..ruleset import Rejected
 
 SKULL_FACES = ("SKULL", "SKULL_GROG")
@@ -45,20 +46,9 @@ def captain_rule(captain: str) -> str:
     return f"{CAPTAINS}: {CAPTAIN_NAMES[captain]}"
 
 
-class GameOver(Exception):
-    """The game ended inside a command; nothing after that event happens."""
-
-
-class Draft:
+class Draft(kit.Draft):
     def __init__(self, state: CorsairsState, chance):
-        self.s = state.clone()
-        self.chance = chance
-        self.events: list[dict] = []
-
-    def emit(self, type_: str, **data) -> None:
-        event = {"type": type_, **data}
-        self.events.append(event)
-        evolve(self.s, event)
+        super().__init__(state, chance, evolve)
 
     @property
     def limited(self) -> bool:
@@ -135,7 +125,7 @@ class Draft:
         self.emit("GameEnded", reason=reason, winners=winners if winners is not None else best,
                   standings=standings, tie_breaks=tie_breaks if winners is None else [],
                   seed=self.chance.reveal() if self.chance is not None else None)
-        raise GameOver
+        raise kit.GameOver
 
 
 def rank(s: CorsairsState) -> tuple[list[dict], list[str], list[int]]:
@@ -169,12 +159,7 @@ def decide(state: CorsairsState, seat: int, command: dict, chance) -> list[dict]
     if handler is None:
         raise Rejected("UNKNOWN_COMMAND", FLOW, f"Corsairs of Valeria has no command '{kind}'.")
     check_turn(state, seat, kind)
-    draft = Draft(state, chance)
-    try:
-        handler(draft, seat, command)
-    except GameOver:
-        pass
-    return draft.events
+    return kit.run(Draft(state, chance), handler, seat, command)
 
 
 def check_turn(s: CorsairsState, seat: int, kind: str) -> None:

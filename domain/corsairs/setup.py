@@ -1,24 +1,18 @@
 """Corsairs of Valeria: creating a game. [Game Setup]"""
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 import jsonschema
 
+from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation
-from .board import content_key, content_problems
+from .board import content_problems
 
 RULESET_ID = "corsairs-of-valeria"
 RULESET_VERSION = "1.0.0"
 
 
-def _load(name: str) -> dict:
-    return json.loads(resources.files(__package__).joinpath("content", name).read_text(encoding="utf-8"))
-
-
-CONTENT_SCHEMA = _load("schema.json")
-DEFAULT_CONTENT = _load("reference.json")
+CONTENT_SCHEMA = load_json(__package__, "schema.json")
+DEFAULT_CONTENT = load_json(__package__, "reference.json")
 
 OPTIONS_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -68,14 +62,6 @@ _content_validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA)
 _table_validator = jsonschema.Draft202012Validator(TABLE_SETUP_SCHEMA)
 
 
-def _schema_problems(validator, data, where: str) -> list[str]:
-    out = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        path = ".".join(str(p) for p in err.absolute_path)
-        out.append(f"{where}{'.' + path if path else ''}: {err.message}")
-    return out
-
-
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
     problems: list[str] = []
     n = len(players)
@@ -92,8 +78,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         problems += content_errors
     if problems:
         raise InvalidCreation(problems)
-    for k, spec in OPTIONS_SCHEMA["properties"].items():
-        opts.setdefault(k, spec["default"])
+    opts = with_defaults(opts, OPTIONS_SCHEMA)
     if opts["first_player"] >= n:
         raise InvalidCreation([f"options.first_player: there is no seat {opts['first_player']} among {n} players"])
     enabled = [c["id"] for c in content["captains"] if c.get("enabled", True)]

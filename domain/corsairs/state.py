@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict, dataclass, field
 
+from ..kit import shallow as _shallow
 from .board import Board, board_for
 
 GROUPS = ("grog", "silver", "map", "cannon")
@@ -85,13 +86,6 @@ class CorsairsState:
 
     def count(self, *faces: str) -> int:
         return sum(1 for f in self.turn.dice if f in faces)
-
-
-def _shallow(obj):
-    """copy.copy for our plain dataclasses, without its generic reduce protocol."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
 
 
 def initial_state() -> CorsairsState:

@@ -11,10 +11,9 @@ Hidden information: see view.py.
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from . import legal, rules, setup as _setup, state, view
 from .commands import COMMAND_SCHEMAS
+from .. import kit
 from ..ruleset import Status
 
 
@@ -24,7 +23,7 @@ def status(s: state.LeagueState) -> Status:
     return Status(finished=False, to_move=rules.to_move(s), phase=s.phase)
 
 
-RULESET = SimpleNamespace(
+RULESET = kit.ruleset(
     id=_setup.RULESET_ID,
     version=_setup.RULESET_VERSION,
     name="League of Pirates",
@@ -33,21 +32,7 @@ RULESET = SimpleNamespace(
     summary="Two captains race to fill a ship with pirate coins. Each turn both roll a Dice Challenge "
             "(1-2-3 in order, then score the other two dice); the winner takes one action: press gang, "
             "recruit, resupply, turn a traitor, raid, enlist, rescue or set sail.",
-    options_schema=_setup.OPTIONS_SCHEMA,
-    content_schema=_setup.CONTENT_SCHEMA,
-    default_content=_setup.DEFAULT_CONTENT,
     table_setup_schema=None,
     command_schemas=COMMAND_SCHEMAS,
-    setup=_setup.setup,
-    initial_state=state.initial_state,
-    evolve=state.evolve,
-    decide=rules.decide,
-    legal_commands=legal.legal_commands,
-    table_inputs=legal.table_inputs,
-    view=view.view,
-    redact=view.redact,
-    redact_command=view.redact_command,
-    status=status,
-    dump_state=state.dump_state,
-    load_state=state.load_state,
+    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .rules import COSTS, PLANK_FEE, SUBSTITUTE_COST, to_move
+from .rules import COSTS, PLANK_FEE, SUBSTITUTE_COST, rescue_defenders, to_move
 from .state import CREW_SLOTS, LEAGUES, ROLE_OF_SLOT, LeagueState
 
 
@@ -35,8 +35,7 @@ def legal_commands(s: LeagueState, seat: int) -> list[dict]:
                     and (slot != "captain" or s.options["captain_may_defend"])]
         return out
     if s.phase == "rescue_defence":
-        return [{"type": "choose_rescue_defender", "coin": c} for slot, c in me.crew.items()
-                if c is not None and (slot != "captain" or s.options["captain_may_defend"])]
+        return [{"type": "choose_rescue_defender", "coin": c} for c in rescue_defenders(s, seat)]
     if s.phase == "rescue_placement":
         coin, original = s.pending["coin"], s.pending["slot"]
         out = [{"type": "place_rescued_coin", "to_bag": True}]
@@ -97,7 +96,7 @@ def _actions(s: LeagueState, seat: int) -> list[dict]:
     if me.points >= COSTS["raid"] and None in me.brig:
         out += [{"type": "raid", "target": t, "raider": r} for slot, t in other.crew.items()
                 if t is not None and slot != "captain" for r in fighters]
-    if me.points >= COSTS["rescue"]:
+    if me.points >= COSTS["rescue"] and rescue_defenders(s, 1 - seat):
         out += [{"type": "rescue", "prisoner": p, "raider": r} for p in other.brig
                 if p is not None and s.captured.get(p, {}).get("from") == seat for r in fighters]
     if me.points >= COSTS["enlist"]:

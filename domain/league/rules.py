@@ -6,6 +6,7 @@ Handlers work on a Draft, a clone to which each event is applied as it is emitte
 """
 from __future__ import annotations
 
+from .. import kit
 from ..ruleset import Rejected
 from .state import CREW_SLOTS, LEAGUES, ROLE_OF_SLOT, LeagueState, evolve
 
@@ -29,20 +30,9 @@ SUBSTITUTE_COST = 2
 LEAGUE_NAMES = {"blue": "Nobles (blue)", "red": "Rogues (red)", "yellow": "Independents (yellow)"}
 
 
-class GameOver(Exception):
-    pass
-
-
-class Draft:
+class Draft(kit.Draft):
     def __init__(self, state: LeagueState, chance):
-        self.s = state.clone()
-        self.chance = chance
-        self.events: list[dict] = []
-
-    def emit(self, type_: str, **data) -> None:
-        event = {"type": type_, **data}
-        self.events.append(event)
-        evolve(self.s, event)
+        super().__init__(state, chance, evolve)
 
     def pay(self, seat: int, amount: int, reason: str, section: str) -> None:
         """[Actions] actions cost points; LP-A11: points never go below 0."""
@@ -82,12 +72,7 @@ def decide(state: LeagueState, seat: int, command: dict, chance) -> list[dict]:
         raise Rejected("WRONG_MOMENT", PHASE_RULE[state.phase], f"You cannot {WORDS[kind]} now: {MOMENT[state.phase]}.")
     if seat not in to_move(state):
         raise Rejected("NOT_YOUR_DECISION", PHASE_RULE[state.phase], f"Not your decision: {MOMENT[state.phase]}.")
-    draft = Draft(state, chance)
-    try:
-        handler(draft, seat, command)
-    except GameOver:
-        pass
-    return draft.events
+    return kit.run(Draft(state, chance), handler, seat, command)
 
 
 def to_move(s: LeagueState) -> list[int]:
@@ -177,9 +162,10 @@ def throw_dice(d: Draft, seat: int, command: dict) -> None:
             or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 5 for i in keep)):
         raise Rejected("INVALID_COMMAND", CHALLENGE, "'keep' must list distinct dice positions 0 to 4.")
     if c.throws[seat] == 0 and keep:
-        raise Rejected("FIRST_THROW_ALL_DICE", CHALLENGE, "The first throw rolls all five dice.")
+        raise Rejected("FIRST_THROW_ALL_DICE", CHALLENGE, "The first throw rolls all five dice.", ruling="LP-P4")
     if len(keep) == 5:
-        raise Rejected("NOTHING_TO_THROW", CHALLENGE, "Pick up at least one die to throw, or stop throwing.")
+        raise Rejected("NOTHING_TO_THROW", CHALLENGE, "Pick up at least one die to throw, or stop throwing.",
+                       ruling="LP-P4")
     banked = c.banked[seat]
     if not set(banked.values()) <= set(keep):
         raise Rejected("MUST_KEEP_BANKED", CHALLENGE, "Dice set aside for 1-2-3 stay set aside.", ruling="LP-A5")
@@ -202,7 +188,7 @@ def throw_dice(d: Draft, seat: int, command: dict) -> None:
 def stop_throwing(d: Draft, seat: int, command: dict) -> None:
     """[Dice Challenge] a player may stop before using all three throws (LP-A8)."""
     if d.s.challenge.throws[seat] == 0:
-        raise Rejected("THROW_FIRST", CHALLENGE, "Throw at least once before you stop.")
+        raise Rejected("THROW_FIRST", CHALLENGE, "Throw at least once before you stop.", ruling="LP-P4")
     d.emit("ThrowingStopped", seat=seat)
     _maybe_resolve(d)
 
@@ -315,7 +301,8 @@ def _draw(d: Draft, seat: int, command: dict, n: int, action: str, section: str)
         raise Rejected("BAG_EMPTY", section, "Your Homeport Bag is empty.", ruling="LP-A17")
     d.pay(seat, COSTS[action], action, section)   # LP-A13: pay, then draw
     coins = d.chance.pick(bag, n, command.get("coins"), "coins")
-    d.emit("CoinsDrawn", seat=seat, action=action, coins=coins, count=len(coins))
+    d.emit("CoinsDrawn", seat=seat, action=action, coins=coins, count=len(coins),
+           revealed=s.options["reveal_drawn_coins"])
 
 
 def place_coin(d: Draft, seat: int, command: dict) -> None:
@@ -327,7 +314,7 @@ def place_coin(d: Draft, seat: int, command: dict) -> None:
     replaced = _slot_for(s, seat, coin, command.get("slot"), PRESS_GANG, 0)
     _place(d, seat, coin, command["slot"], "draw", replaced)
     rest = list(s.pending["drawn"])
-    d.emit("CoinsReturned", seat=seat, coins=rest, count=len(rest))
+    d.emit("CoinsReturned", seat=seat, coins=rest, count=len(rest), revealed=s.options["reveal_drawn_coins"])
     d.next_turn()
 
 
@@ -335,7 +322,7 @@ def return_coins(d: Draft, seat: int, command: dict) -> None:
     """[Press Gang] return it to the bag; [Recruit] "you can also choose to return all three"."""
     s = d.s
     coins = list(s.pending["drawn"])
-    d.emit("CoinsReturned", seat=seat, coins=coins, count=len(coins))
+    d.emit("CoinsReturned", seat=seat, coins=coins, count=len(coins), revealed=s.options["reveal_drawn_coins"])
     d.next_turn()
 
 
@@ -421,8 +408,18 @@ def rescue(d: Draft, seat: int, command: dict) -> None:
                        "You can only rescue a coin captured from you that is still in your opponent's Brig.",
                        ruling="LP-A30")
     _fighter(s, seat, raider, RESCUE)
+    if not rescue_defenders(s, 1 - seat):
+        raise Rejected("NO_DEFENDER", RESCUE,
+                       "Your opponent has no coin allowed to defend the prisoner, so there is no raid to fight.",
+                       ruling="LP-A37")
     d.pay(seat, COSTS["rescue"], "rescue", RESCUE)
     d.emit("RaidDeclared", seat=seat, kind="rescue", target=prisoner, raider=raider)
+
+
+def rescue_defenders(s: LeagueState, holder: int) -> list[str]:
+    """[Rescue] a coin on the holder's ship, not in the Brig (Captains unless the house rule says no)."""
+    return [c for slot, c in s.seats[holder].crew.items()
+            if c is not None and (slot != "captain" or s.options["captain_may_defend"])]
 
 
 def choose_rescue_defender(d: Draft, seat: int, command: dict) -> None:
@@ -528,12 +525,13 @@ def set_sail(d: Draft, seat: int, command: dict) -> None:
     s = d.s
     crew = s.seats[seat].crew
     missing = [slot for slot in CREW_SLOTS if crew[slot] is None]
-    if not s.options["traitors_count_for_crew"]:
-        missing += [slot for slot in CREW_SLOTS if crew[slot] in s.traitors]
-    if missing:
+    traitors = [] if s.options["traitors_count_for_crew"] else [sl for sl in CREW_SLOTS if crew[sl] in s.traitors]
+    if missing or traitors:
         raise Rejected("CREW_INCOMPLETE", SET_SAIL,
-                       "You need a complete crew to Set Sail; missing: " + ", ".join(m.replace("_", " ") for m in missing)
-                       + ".", ruling="LP-A32" if not s.options["traitors_count_for_crew"] else None)
+                       "You need a complete crew to Set Sail; missing: "
+                       + ", ".join([m.replace("_", " ") for m in missing]
+                                   + [f"{m.replace('_', ' ')} (a Traitor)" for m in traitors]) + ".",
+                       ruling="LP-A32" if traitors else None)
     d.pay(seat, COSTS["set_sail"], "set_sail", SET_SAIL)   # LP-A31: paid before the challenge
     d.emit("SetSailAttempted", seat=seat)
     d.emit("ChallengeStarted", purpose="set_sail", round=1)
@@ -581,7 +579,7 @@ def end_game(d: Draft, setter: int) -> None:
     d.emit("GameEnded", reason="set_sail", winners=winners, totals=totals, breakdown=breakdown,
            tie_breaks=tie_breaks, set_sail_by=setter,
            seed=d.chance.reveal() if d.chance is not None else None)
-    raise GameOver
+    raise kit.GameOver
 
 
 HANDLERS = {

@@ -1,25 +1,19 @@
 """League of Pirates: creating a game. [Set Up]"""
 from __future__ import annotations
 
-import json
 from collections import Counter
-from importlib import resources
 
 import jsonschema
 
+from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation
-from .state import content_key
 
 RULESET_ID = "league-of-pirates"
 RULESET_VERSION = "1.0.0"
 
 
-def _load(name: str) -> dict:
-    return json.loads(resources.files(__package__).joinpath("content", name).read_text(encoding="utf-8"))
-
-
-CONTENT_SCHEMA = _load("schema.json")
-DEFAULT_CONTENT = _load("reference.json")
+CONTENT_SCHEMA = load_json(__package__, "schema.json")
+DEFAULT_CONTENT = load_json(__package__, "reference.json")
 
 OPTIONS_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -51,14 +45,6 @@ OPTIONS_SCHEMA = {
 
 _options_validator = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
 _content_validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA)
-
-
-def _schema_problems(validator, data, where: str) -> list[str]:
-    out = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        path = ".".join(str(p) for p in err.absolute_path)
-        out.append(f"{where}{'.' + path if path else ''}: {err.message}")
-    return out
 
 
 def content_problems(content: dict) -> list[str]:
@@ -100,8 +86,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         problems.append("setup: League of Pirates needs no table setup; the leagues are chosen with choose_league")
     if problems:
         raise InvalidCreation(problems)
-    for k, spec in OPTIONS_SCHEMA["properties"].items():
-        opts.setdefault(k, spec["default"])
+    opts = with_defaults(opts, OPTIONS_SCHEMA)
     # LP-A2: the first seat plays the Skull set, the second the Cross set.
     return [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
              "coin_sets": ["skull", "cross"], "points": content["startingPoints"], "options": opts,

@@ -5,10 +5,10 @@ evolve never checks and never draws: every choice and outcome is in the event (r
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
+
+from ..kit import shallow as _shallow
 
 CREW_SLOTS = ("captain", "quartermaster", "sailing_master", "surgeon", "mate1", "mate2", "mate3")
 ROLE_OF_SLOT = {"captain": "captain", "quartermaster": "quartermaster", "sailing_master": "sailingMaster",
@@ -99,17 +99,7 @@ class LeagueState:
         return "nowhere", None, None
 
 
-def _shallow(obj):
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
-
-
 _CONTENTS: dict[str, dict] = {}
-
-
-def content_key(content: dict) -> str:
-    return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def coin_index(key: str, content: dict) -> dict:
@@ -151,7 +141,9 @@ def _remove_from_bag(seat: Seat, coins) -> None:
 
 
 def _to_bag(s: LeagueState, seat: int, coins) -> None:
+    """A coin in a bag is nobody's Traitor: it comes out face up (LP-A20)."""
     s.seats[seat].bag = sorted(s.seats[seat].bag + list(coins))
+    s.traitors = [t for t in s.traitors if t not in coins]
 
 
 def _game_set_up(s, e):

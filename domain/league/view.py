@@ -75,7 +75,7 @@ def redact(event: dict, viewer) -> dict:
     if t == "LeaguesRevealed" and viewer != ARBITER:
         bags = [b if viewer == i else len(b) for i, b in enumerate(event["bags"])]
         return {**event, "bags": bags}
-    if t in ("CoinsDrawn", "CoinsReturned") and not _sees(viewer, event["seat"]):
+    if t in ("CoinsDrawn", "CoinsReturned") and not _sees(viewer, event["seat"]) and not event.get("revealed"):
         # the placed coin becomes public in CoinPlaced; the others stay the drawer's secret
         return {k: v for k, v in event.items() if k != "coins"}
     return event

@@ -7,22 +7,14 @@ replay / snapshot round trips giving the identical state.
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 
 import pytest
 
-from domain.chance import ServerChance
 from domain.corsairs import RULESET as R
-from domain.corsairs.board import SKULL
-from domain.corsairs.commands import COMMAND_SCHEMAS
-from domain.ruleset import Rejected
+from tests.playouts.harness import check_replay, play as play_game
 
 MAX_COMMANDS = 6000
-
-
-def seed_for(n: int) -> str:
-    return hashlib.sha256(b"playout-%d" % n).hexdigest()
 
 
 def random_options(rng: random.Random) -> dict:
@@ -34,17 +26,9 @@ def random_options(rng: random.Random) -> dict:
     return opts
 
 
-def normalise(cmd: dict) -> str:
-    schema = COMMAND_SCHEMAS.get(cmd.get("type"), {"properties": {}})
-    full = {k: v["default"] for k, v in schema["properties"].items() if "default" in v}
-    full.update(cmd)
-    if isinstance(full.get("dice"), list):
-        full["dice"] = sorted(full["dice"], key=repr)
-    return json.dumps(full, sort_keys=True)
-
-
-def candidates(rng: random.Random, n_players: int) -> list[dict]:
+def candidates(rng: random.Random, s) -> list[dict]:
     """Commands of every type with arbitrary, mostly wrong, arguments."""
+    n_players = len(s.players)
     seat = lambda: rng.randrange(-1, n_players + 1)
     lane = lambda: rng.choice(["L", "R", "C", None])
     step = lambda: {k: v for k, v in (("direction", rng.choice(["forward", "backward", "up"])), ("lane", lane()))
@@ -72,6 +56,17 @@ def candidates(rng: random.Random, n_players: int) -> list[dict]:
     ]
 
 
+def invariant_checker():
+    """After every event; remembers each player's Treasure to see how it changed."""
+    treasures: list[int] = []
+
+    def check(s, event) -> None:
+        prev = list(treasures) or [p.treasure for p in s.players]
+        check_invariants(s, prev, event)
+        treasures[:] = [p.treasure for p in s.players]
+    return check
+
+
 def check_invariants(s, prev, event) -> None:
     total = s.content["silverTotal"]
     board = s.board
@@ -87,9 +82,9 @@ def check_invariants(s, prev, event) -> None:
     assert s.skull_reaches in (0, 1, 2)                                  # CV-I5
     # CV-I3: Treasure is minted by exchanges and otherwise only moves by theft.
     for i, (before, after) in enumerate(zip(prev, s.players)):
-        if after.treasure < before.treasure:
+        if after.treasure < before:
             assert event["type"] == "TreasureStolen" and event["target"] == i, event
-        if after.treasure > before.treasure:
+        if after.treasure > before:
             assert event["type"] in ("TreasureExchanged", "TreasureStolen") and event["seat"] == i, event
 
 
@@ -103,20 +98,6 @@ def check_rest(s) -> None:
             assert s.board.hazard.get(p.position) != "whirlpool" or s.turn.pending, p   # CV-I7
 
 
-def check_agreement(s, seat, legal, rng, n_players) -> None:
-    """Every listed command is accepted; every accepted candidate is listed."""
-    listed = {normalise(c) for c in legal}
-    for c in legal:
-        R.decide(s, seat, c, ServerChance(seed_for(0), 1))
-    for c in candidates(rng, n_players):
-        try:
-            R.decide(s, seat, c, ServerChance(seed_for(0), 1))
-        except Rejected as r:
-            assert r.code and r.rule and r.detail
-            continue
-        assert normalise(c) in listed, (c, legal)
-
-
 def racer(rng: random.Random, legal: list[dict]) -> dict:
     """A player heading for Skull Island: rarely re-rolls, always sails forward."""
     if rng.random() < 0.8:
@@ -127,40 +108,14 @@ def racer(rng: random.Random, legal: list[dict]) -> dict:
     return rng.choice(legal)
 
 
-def play(game_no: int, full_agreement: bool, policy=None) -> tuple[object, list[dict]]:
+def play(game_no: int, full_agreement: bool, policy=None):
     rng = random.Random(game_no)
     n = rng.randrange(2, 6)
-    seed = seed_for(game_no)
     options = random_options(rng)
     options["first_player"] = rng.randrange(n)
-    events = R.setup([f"P{i}" for i in range(n)], options, None, ServerChance(seed, 0), None)
-    s = R.initial_state()
-    for e in events:
-        s = R.evolve(s, e)
-    for _ in range(MAX_COMMANDS):
-        st = R.status(s)
-        if st.finished:
-            break
-        (seat,) = st.to_move
-        legal = R.legal_commands(s, seat)
-        assert legal, "the player to move always has a legal command"
-        for other in range(n):
-            if other != seat:
-                assert R.legal_commands(s, other) == []
-        if full_agreement or rng.random() < 0.05:
-            check_agreement(s, seat, legal, rng, n)
-        cmd = policy(rng, legal) if policy else rng.choice(legal)
-        new = R.decide(s, seat, cmd, ServerChance(seed, len(events)))
-        assert new, cmd
-        for e in new:
-            prev = [type(p)(**vars(p)) for p in s.players]
-            s = R.evolve(s, e)
-            check_invariants(s, prev, e)
-        check_rest(s)
-        events.extend(new)
-    else:
-        pytest.fail(f"game {game_no} did not end within {MAX_COMMANDS} commands")
-    return s, events
+    return play_game(R, game_no, [f"P{i}" for i in range(n)], options, policy=policy, candidates=candidates,
+                     agreement=1.0 if full_agreement else 0.05, max_commands=MAX_COMMANDS,
+                     after_event=invariant_checker(), at_rest=check_rest)
 
 
 def check_end(s) -> None:
@@ -184,12 +139,7 @@ def test_random_games_end_by_the_rules_with_invariants_holding(batch):
         ends.add(s.result["reason"])
         # the seed revealed at the end matches the commitment made at creation
         assert hashlib.sha256(bytes.fromhex(s.seed)).hexdigest() == s.commitment
-        # replaying the log from scratch, and a snapshot round trip, give the identical state
-        replayed = R.initial_state()
-        for e in json.loads(json.dumps(events)):
-            replayed = R.evolve(replayed, e)
-        assert R.dump_state(replayed) == R.dump_state(s)
-        assert R.dump_state(R.load_state(json.loads(json.dumps(R.dump_state(s))))) == R.dump_state(s)
+        check_replay(R, s, events)
     assert ends  # sanity: games finished
 
 

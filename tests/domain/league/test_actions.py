@@ -197,3 +197,44 @@ def test_scores_add_points_cunning_and_two_per_crewmember_of_the_captains_league
     b = score(t.state, 0)
     cap = t.state.coins[t.crew(0)["captain"]]
     assert b["total"] == 19 + cap["cunning"] + 2 + t.state.coins[red_mate]["cunning"] + 2
+
+
+def test_no_rescue_when_the_holder_has_no_coin_allowed_to_defend():
+    # LP-A37 with the captain_may_defend: false house rule: only a Captain aboard, nobody may defend.
+    t = Table(options={"captain_may_defend": False})
+    theirs = next(c for c in t.state.seats[1].bag if t.state.coins[c]["role"] == "mate")
+    t.state.seats[1].bag.remove(theirs)
+    t.state.seats[0].brig[0] = theirs
+    t.state.captured[theirs] = {"from": 1, "slot": "mate1"}
+    t.win_challenge(1)
+    r = t.rejects(1, {"type": "rescue", "prisoner": theirs, "raider": t.crew(1)["captain"]}, "NO_DEFENDER")
+    assert r.ruling == "LP-A37"
+    assert not any(c["type"] == "rescue" for c in R.legal_commands(t.state, 1))
+
+
+def test_a_traitor_returned_to_a_bag_comes_out_face_up():
+    t = Table(options={"traitor_on_capture": "keep"})
+    mate = next(c for c in t.state.seats[1].bag if t.state.coins[c]["role"] == "mate")
+    t.give(1, "mate1", mate)
+    t.state.traitors.append(mate)
+    t.state.seats[1].crew["mate1"] = None
+    t.state.seats[0].brig[0] = mate
+    t.state.captured[mate] = {"from": 1, "slot": "mate1"}
+    t.state.seats[1].crew["mate1"] = next(c for c in t.state.seats[1].bag if t.state.coins[c]["role"] == "mate")
+    t.state.seats[1].bag.remove(t.state.seats[1].crew["mate1"])
+    t.win_challenge(1)
+    t.do(1, {"type": "rescue", "prisoner": mate, "raider": t.crew(1)["captain"]})
+    t.do(0, {"type": "choose_rescue_defender", "coin": t.crew(0)["captain"],
+             "rolls": {"skills": ["leadership", "leadership"], "dice": [6, 1]}})
+    assert t.state.phase == "rescue_placement"
+    t.do(1, {"type": "place_rescued_coin", "to_bag": True})
+    assert mate in t.state.seats[t.state.origin[mate]].bag and mate not in t.state.traitors
+
+
+def test_with_the_reveal_house_rule_drawn_coins_are_shown_to_both_seats():
+    t = Table(options={"reveal_drawn_coins": True})
+    t.win_challenge(0)
+    coins = t.state.seats[0].bag[:3]
+    drawn = t.do(0, {"type": "recruit", "coins": coins})[-1]
+    assert R.redact(drawn, 1)["coins"] == coins
+    assert [c["id"] for c in R.view(t.state, 1)["pending"]["drawn"]] == coins
