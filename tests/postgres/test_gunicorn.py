@@ -65,7 +65,7 @@ def server(postgres_schema):
             try:
                 if requests.get(base + "/rulesets", timeout=2).status_code == 200:
                     break
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or a worker still booting
                 pass
             assert time.monotonic() < deadline, "gunicorn did not answer within 60 s"
             time.sleep(0.3)
