@@ -23,6 +23,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, Snapshot, event
 from eventsourcing.persistence import IntegrityError
 
+from disputes import chain
 from domain import chance as domain_chance
 from domain.ruleset import Rejected
 
@@ -51,7 +52,11 @@ def json_safe(value: Any) -> Any:
 
 
 class Game(Aggregate):
-    """One game: who sits where (by token hash), where chance comes from, and the rules' state."""
+    """One game: who sits where (by token hash), where chance comes from, and the rules' state.
+
+    Every stored record carries a salt and a hash chaining it to the one before
+    (disputes/chain.py); `head_hash` is the hash of the latest record.
+    """
 
     class Created(Aggregate.Created):
         ruleset_id: str
@@ -65,12 +70,15 @@ class Game(Aggregate):
         options: dict | None
         content: dict | None
         table_setup: dict | None
+        salt: str | None
+        hash: str | None
 
     @event(Created)
     def __init__(self, ruleset_id: str, ruleset_version: str, seats: list,
                  seat_token_hashes: list, host_token_hash: str, chance_mode: str,
                  commitment: str | None, seed: str | None, options: dict | None,
-                 content: dict | None, table_setup: dict | None):
+                 content: dict | None, table_setup: dict | None,
+                 salt: str | None = None, hash: str | None = None):
         self.ruleset_id = ruleset_id
         self.ruleset_version = ruleset_version
         self.seats = seats
@@ -82,16 +90,24 @@ class Game(Aggregate):
         self.options = options
         self.content = content
         self.table_setup = table_setup
+        self.head_hash = hash
         self.state = ruleset_for(ruleset_id).initial_state()
 
     class Happened(Aggregate.Event):
-        """One event the rules produced; the first of a command's batch carries the command."""
+        """One event the rules produced; the first of a command's batch carries the command.
+
+        `hash` chains it to the record before (disputes/chain.py); events stored before the
+        chain existed read back with salt and hash None.
+        """
 
         event: dict
         command: dict | None
+        salt: str | None = None
+        hash: str | None = None
 
         def apply(self, game: "Game") -> None:
             game.state = game.ruleset.evolve(game.state, self.event)
+            game.head_hash = self.hash
 
     class Snapshot(Snapshot):
         """The aggregate's fields, with the rules' state in the ruleset's own JSON form."""
@@ -115,8 +131,16 @@ class Game(Aggregate):
 
     def record(self, events: list[dict], command: dict | None) -> None:
         for i, domain_event in enumerate(events):
-            self.trigger_event(self.Happened, event=domain_event,
-                               command=command if i == 0 else None)
+            carried = command if i == 0 else None
+            salt = chain.new_salt()
+            link = chain.event_hash(self.head_hash, self.version + 1, salt, domain_event, carried)
+            self.trigger_event(self.Happened, event=domain_event, command=carried,
+                               salt=salt, hash=link)
+
+    def creation_content(self) -> dict:
+        return chain.creation_content(self.ruleset_id, self.ruleset_version, self.seats,
+                                      self.options, self.content, self.table_setup,
+                                      self.chance_mode, self.commitment)
 
     # Reading the game -------------------------------------------------------------
 
@@ -228,12 +252,16 @@ class Parley(Application):
         setup_events = json_safe(ruleset.setup(list(players), options, content, chance, table_setup))
         seat_tokens = [secrets.token_urlsafe(32) for _ in players]
         host_token = secrets.token_urlsafe(32)
+        options, content, table_setup = json_safe(options), json_safe(content), json_safe(table_setup)
+        salt = chain.new_salt()
+        creation = chain.creation_content(ruleset.id, ruleset.version, list(players), options,
+                                          content, table_setup, chance_mode, commitment)
         game = Game(
             ruleset_id=ruleset.id, ruleset_version=ruleset.version, seats=list(players),
             seat_token_hashes=[hash_token(t) for t in seat_tokens],
             host_token_hash=hash_token(host_token), chance_mode=chance_mode,
-            commitment=commitment, seed=seed, options=json_safe(options),
-            content=json_safe(content), table_setup=json_safe(table_setup),
+            commitment=commitment, seed=seed, options=options, content=content,
+            table_setup=table_setup, salt=salt, hash=chain.creation_hash(salt, creation),
         )
         game.record(setup_events, command=None)
         self.save(game)
