@@ -5,5 +5,6 @@ from __future__ import annotations
 def all_rulesets() -> dict:
     from .corsairs import RULESET as corsairs
     from .league import RULESET as league
+    from .tesoros import RULESET as tesoros
 
-    return {r.id: r for r in (corsairs, league)}
+    return {r.id: r for r in (corsairs, league, tesoros)}

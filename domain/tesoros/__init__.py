@@ -1,0 +1,46 @@
+"""Los Tesoros del Rey Pirata (2 to 4 players), from ../shared/rules/tesoros-del-rey-pirata.txt.
+
+Every rule in the rulebook is enforced: setup (Events under the Anchor, five cards each, three
+Maps from the bottom, Ships on the Compass Rose), the four phases, the six actions, assigning
+die values from hand, equipped card or deck, Fire Cannons and Challenge to Duel with the
+defender's answer, Treason and Walk the Plank with one replacement value, the four
+Equipment benefits, movement through the arrows, claiming and refreshing Maps, the Anchor
+and its Events, the hand limit, the end and sudden death, and the three variants (creation
+options). Where the rulebook is silent Parley rules as docs/rulings.md records (TA-n from
+the rules notes, TP-n its own). The board, the die value of each card, the Maps and the
+Victory Points are not printed: they are content (content/schema.json), and the default set
+is invented reference content, labelled as not the printed components.
+Hidden information: see view.py. Not modelled: the Blank Event cards' own effects (a blank
+card in content reuses one of the five printed effects).
+"""
+from __future__ import annotations
+
+from . import legal, rules, setup as _setup, state, view
+from .commands import COMMAND_SCHEMAS
+from .. import kit
+from ..ruleset import Status
+
+
+def status(s: state.TesorosState) -> Status:
+    if s.finished:
+        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+    if not s.seats:
+        return Status(finished=False)
+    phase = "scurvy" if s.scurvy is not None else s.pending["kind"] if s.pending is not None else s.phase
+    return Status(finished=False, to_move=rules.to_move(s), phase=phase)
+
+
+RULESET = kit.ruleset(
+    id=_setup.RULESET_ID,
+    version=_setup.RULESET_VERSION,
+    name="Los Tesoros del Rey Pirata",
+    min_players=2,
+    max_players=4,
+    summary="Pirate captains sail a board of islands, claim treasures with the right equipment, and steal "
+            "cards and treasures with cannons, duels and treason; every die value is a card from your hand "
+            "or the top of the deck. Most Victory Points when the last treasure is claimed or the last "
+            "event runs wins.",
+    table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
+    command_schemas=COMMAND_SCHEMAS,
+    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+)

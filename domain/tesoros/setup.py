@@ -1,0 +1,197 @@
+"""Los Tesoros del Rey Pirata: creating a game. [Setup], [Starting the Game], [Variants]"""
+from __future__ import annotations
+
+from collections import Counter
+
+import jsonschema
+
+from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
+from ..ruleset import InvalidCreation, Rejected
+from .board import board_problems
+
+RULESET_ID = "tesoros-del-rey-pirata"
+RULESET_VERSION = "1.0.0"
+
+CONTENT_SCHEMA = load_json(__package__, "schema.json")
+DEFAULT_CONTENT = load_json(__package__, "reference.json")
+
+OPTIONS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Los Tesoros del Rey Pirata options",
+    "description": "The three variants and house rules. Each default is the rulebook or Parley's ruling; see docs/rulings.md.",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "first_player": {"enum": [0, 1, 2, 3, "draw_off"],
+                         "default": 0,
+                         "description": "[Starting the Game] the seat most recently in a watercraft, declared by the "
+                                        "table (TA-36), or 'draw_off': each reveals the top card, highest die starts (TA-5)."},
+        "pact_of_the_waves": {"type": ["integer", "null"], "minimum": 0, "maximum": 7, "default": None,
+                              "description": "Variant 'The pact of the waves': how many Event cards are used, chosen at "
+                                             "random from the content's events (TA-31). null: all of them."},
+        "scanning_the_horizon": {"type": "boolean", "default": False,
+                                 "description": "Variant 'Scanning the horizon': the next Event card is face up (TA-29)."},
+        "chaos_on_the_high_seas": {"type": "boolean", "default": False,
+                                   "description": "Variant 'Chaos on the high seas': the Event cards are shuffled into "
+                                                  "the Play Deck after dealing (TA-30)."},
+        "sudden_death_max_turns": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 40,
+                                   "description": "TA-6: turns of sudden death after which the tied leaders share the win."},
+    },
+}
+
+TABLE_SETUP_SCHEMA = {
+    "type": "object",
+    "description": "Table chance only: what the table dealt and revealed [Setup 2-5], [Starting the Game].",
+    "required": ["hands", "maps"],
+    "additionalProperties": False,
+    "properties": {
+        "hands": {"type": "array", "minItems": 2, "maxItems": 4,
+                  "items": {"type": "array", "items": {"type": "string"}, "minItems": 5, "maxItems": 5},
+                  "description": "the 5 cards dealt to each seat, in seat order"},
+        "maps": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3,
+                 "description": "the 3 Map cards revealed from the bottom of the Map Deck"},
+        "events": {"type": "array", "items": {"type": "string"}, "maxItems": 7,
+                   "description": "with 'The pact of the waves': the Event cards put under the Anchor"},
+        "face_up_event": {"type": "string", "description": "with 'Scanning the horizon': the Event card turned face up"},
+        "draw_off": {"type": "array", "items": {"type": "string"}, "maxItems": 42,
+                     "description": "with first_player 'draw_off': the cards revealed, in the order revealed"},
+    },
+}
+
+_options_validator = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+_content_validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA)
+_table_validator = jsonschema.Draft202012Validator(TABLE_SETUP_SCHEMA)
+
+# [Contents] and [Cards with Dice]: what the rulebook prints about the Play Deck.
+KIND_COUNTS = {"treason": 12, "protection": 8, "equipment": 16, "die": 6}
+SUBTYPES = {"treason": {"mutiny", "sabotage"}, "protection": {"walk_the_plank"},
+            "equipment": {"machetes_swords", "cannons_pistols", "compass_sextant", "lamps_shovels"},
+            "die": {"sirens_song", "smooth_sailing", "pirate_kings_favor"}}
+DIE_CARD_VALUES = {"sirens_song": 1, "smooth_sailing": 6, "pirate_kings_favor": 7}
+
+
+def content_problems(content: dict) -> list[str]:
+    problems = board_problems(content["board"])
+    cards = content["playCards"]
+    ids = [c["id"] for c in cards] + [m["id"] for m in content["maps"]] + [e["id"] for e in content["events"]]
+    if len(set(ids)) != len(ids):
+        problems.append("playCards, maps and events: every id must be unique")
+    got = Counter(c["kind"] for c in cards)
+    if got != Counter(KIND_COUNTS):
+        problems.append(f"playCards: [Contents] prints 12 Treason, 8 Protection, 16 Equipment and 6 Die cards; got {dict(got)}")
+    for c in cards:
+        if c["subtype"] not in SUBTYPES[c["kind"]]:
+            problems.append(f"playCards[{c['id']}]: a {c['kind']} card cannot be a {c['subtype']}")
+        if c["subtype"] in DIE_CARD_VALUES and c["die"] != DIE_CARD_VALUES[c["subtype"]]:
+            problems.append(f"playCards[{c['id']}]: [Cards with Dice] prints {c['subtype']} as {DIE_CARD_VALUES[c['subtype']]}")
+    islands = {i["id"] for i in content["board"]["islands"]}
+    on = [m["island"] for m in content["maps"]]
+    if not set(on) <= islands or len(set(on)) != len(on):
+        problems.append("maps: each Map card names a different island of the board (TA-39)")
+    types = {t["id"]: t for t in content["treasureTypes"]}
+    if len(types) != 4:
+        problems.append("treasureTypes: one entry for each of jewels, magic, merchandise and gold")
+    for tid, t in types.items():
+        held = sum(1 for m in content["maps"] if m["treasure"] == tid)
+        v = t["vpByCount"]
+        if len(v) < held + 1 or v[0] != 0 or any(a > b for a, b in zip(v, v[1:])):
+            problems.append(f"treasureTypes[{tid}].vpByCount: from 0, never decreasing, an entry for 0 to {held} held")
+    return problems
+
+
+_reference_problems = _schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
+if _reference_problems:
+    raise RuntimeError(f"the reference content is broken: {_reference_problems}")
+
+
+def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
+    problems: list[str] = []
+    n = len(players)
+    if not 2 <= n <= 4:  # [Contents] 4 Pirate cards and 4 Ships; attacks need another Pirate
+        problems.append(f"players: Los Tesoros del Rey Pirata is for 2 to 4 players, not {n}")
+    opts = dict(options or {})
+    problems += _schema_problems(_options_validator, opts, "options")
+    if content is None or content == DEFAULT_CONTENT:
+        content = DEFAULT_CONTENT
+    else:
+        errs = _schema_problems(_content_validator, content, "content")
+        problems += errs or [f"content: {p}" for p in content_problems(content)]
+    if problems:
+        raise InvalidCreation(problems)
+    opts = with_defaults(opts, OPTIONS_SCHEMA)
+    if isinstance(opts["first_player"], int) and opts["first_player"] >= n:
+        raise InvalidCreation([f"options.first_player: there is no seat {opts['first_player']} among {n} players"])
+    events = [e["id"] for e in content["events"]]
+    using = len(events) if opts["pact_of_the_waves"] is None else opts["pact_of_the_waves"]
+    if using > len(events):
+        raise InvalidCreation([f"options.pact_of_the_waves: the content has only {len(events)} Event cards"])
+    cards = sorted(c["id"] for c in content["playCards"])
+    maps = sorted(m["id"] for m in content["maps"])
+    t = table_setup or {}
+    if chance.mode == "table":
+        if table_setup is None:
+            raise InvalidCreation(["setup: a table-chance game needs the hands dealt and the maps revealed, in 'setup'"])
+        problems = _schema_problems(_table_validator, table_setup, "setup")
+        if problems:
+            raise InvalidCreation(problems)
+        if len(t["hands"]) != n:
+            raise InvalidCreation([f"setup.hands: one hand of 5 for each of the {n} seats"])
+        wants = {"events": using < len(events), "face_up_event": opts["scanning_the_horizon"] and using > 0,
+                 "draw_off": opts["first_player"] == "draw_off"}
+        for key, wanted in wants.items():
+            if wanted != (key in t):
+                raise InvalidCreation([f"setup.{key}: {'required' if wanted else 'not used'} with these options"])
+    elif table_setup is not None:
+        raise InvalidCreation(["setup: only a table-chance game says how the table was set up"])
+    try:
+        # [Setup 2] the Event cards (TA-31: those in use, at random) under the Anchor
+        in_play = events if using == len(events) else sorted(chance.pick(events, using, t.get("events"), "setup.events"))
+        # [Setup 3] shuffle the Play Deck and deal 5 each (only which cards, never their order, is kept)
+        dealt = chance.pick(cards, 5 * n, None if "hands" not in t else [c for h in t["hands"] for c in h], "setup.hands")
+        hands = [sorted(dealt[5 * i:5 * i + 5]) for i in range(n)]
+        deck = sorted(set(cards) - set(dealt))
+        # [Setup 4-5] shuffle the Map Deck, reveal 3 from the bottom
+        opened = chance.pick(maps, 3, t.get("maps"), "setup.maps")
+        face_up = None
+        if opts["scanning_the_horizon"] and in_play and not opts["chaos_on_the_high_seas"]:
+            face_up = chance.pick(in_play, 1, None if "face_up_event" not in t else [t["face_up_event"]],
+                                  "setup.face_up_event")[0]
+        first, draw_off = _first_player(opts, n, content, deck, chance, t)
+    except Rejected as r:
+        raise InvalidCreation([r.detail]) from None
+    out = [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
+            "colors": content["colors"][:n], "options": opts, "content": content, "content_key": content_key(content),
+            "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+           {"type": "EventsPlacedUnderAnchor", "count": len(in_play), "events": sorted(in_play),
+            "out_of_game": sorted(set(events) - set(in_play)), "face_up": face_up,
+            "shuffled_into_deck": opts["chaos_on_the_high_seas"]},
+           {"type": "CardsDealt", "hands": hands, "deck": deck},
+           {"type": "MapsRevealed", "maps": list(opened)}]
+    if draw_off:
+        out.append({"type": "DrawOffRevealed", "cards": draw_off})
+    out.append({"type": "TurnStarted", "seat": first, "turn": 1})
+    return out
+
+
+def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict):
+    """[Starting the Game] highest die starts; TA-5: tied players draw again, the cards are discarded."""
+    if opts["first_player"] != "draw_off":
+        return opts["first_player"], []
+    die = {c["id"]: c["die"] for c in content["playCards"]}
+    contenders, revealed = list(range(n)), []
+    supplied = t.get("draw_off")
+    pool = list(deck)
+    while True:
+        got = chance.pick(pool, len(contenders), None if supplied is None else supplied[len(revealed):len(revealed) + len(contenders)],
+                          "setup.draw_off")
+        if len(got) < len(contenders):
+            return contenders[0], revealed  # the deck ran dry: the first contender starts
+        for c in got:
+            pool.remove(c)
+        revealed += [{"seat": s, "card": c} for s, c in zip(contenders, got)]
+        best = max(die[c] for c in got)
+        contenders = [s for s, c in zip(contenders, got) if die[c] == best]
+        if len(contenders) == 1:
+            if supplied is not None and len(supplied) != len(revealed):
+                raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.draw_off: more cards than the draw-off revealed")
+            return contenders[0], revealed

@@ -1,0 +1,448 @@
+"""Los Tesoros del Rey Pirata: the state of a game and evolve(), which applies one event.
+
+evolve never checks and never draws: every choice and outcome is in the event (rules.py).
+The Play Deck is kept as the set of its face-down cards (sorted): its order is nobody's, so
+the state holds none; a card is chosen when it is taken (server seed or table, in decide).
+A card someone peeked at with Lamps & Shovels stays on top, known, in `deck_top`.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+
+from ..kit import shallow as _shallow
+from .board import board_for
+
+
+@dataclass
+class Seat:
+    name: str
+    color: str = ""
+    hand: list = field(default_factory=list)        # kept sorted: a hand has no order
+    equipped: str | None = None
+    treasures: list = field(default_factory=list)   # Map ids, Treasure side up, in the order won
+    ship: str = ""
+
+
+@dataclass
+class TesorosState:
+    seats: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    content: dict = field(default_factory=dict)
+    content_key: str = ""
+    chance_mode: str = ""
+    commitment: str | None = None
+    deck: list = field(default_factory=list)          # face-down cards above the Anchor (Chaos: and events)
+    deck_top: str | None = None                       # a peeked card left on top
+    top_known_to: list = field(default_factory=list)
+    discard: list = field(default_factory=list)       # last = top; face up (TA-37)
+    events_left: list = field(default_factory=list)   # face down under the Anchor (Scanning: the pile)
+    face_up_event: str | None = None                  # Scanning the horizon
+    resolving: str | None = None                      # the Event card being carried out
+    event_discard: list = field(default_factory=list)
+    events_out: list = field(default_factory=list)    # not used (Pact of the Waves)
+    events_in_play: int = 0
+    map_deck: list = field(default_factory=list)
+    open_maps: list = field(default_factory=list)
+    active: int = 0
+    turn: int = 0
+    phase: str = "setup"      # draw | action1 | move | sail | action2 | discard | over
+    turn_start: str = ""
+    move_value: int | None = None
+    combat: dict | None = None    # the attack or Treason being resolved
+    pending: dict | None = None   # a decision inside the phase: defend, protect, take_treasure, take_card, draw
+    scurvy: dict | None = None    # Scurvy's simultaneous choice, and what it interrupted
+    sudden_death: dict | None = None
+    finished: bool = False
+    result: dict | None = None
+    seed: str | None = None
+
+    @property
+    def cards(self) -> dict:
+        return _index(self.content_key, "playCards")
+
+    @property
+    def maps(self) -> dict:
+        return _index(self.content_key, "maps")
+
+    @property
+    def events(self) -> dict:
+        return _index(self.content_key, "events")
+
+    @property
+    def combat_kind(self) -> str | None:
+        return (self.combat or {}).get("kind")
+
+    @property
+    def board(self):
+        return board_for(self.content_key, self.content)
+
+    def clone(self) -> "TesorosState":
+        new = _shallow(self)
+        new.seats = []
+        for seat in self.seats:
+            c = _shallow(seat)
+            c.hand, c.treasures = list(seat.hand), list(seat.treasures)
+            new.seats.append(c)
+        for name in ("deck", "top_known_to", "discard", "events_left", "event_discard", "events_out",
+                     "map_deck", "open_maps"):
+            setattr(new, name, list(getattr(self, name)))
+        new.combat = copy.deepcopy(self.combat)
+        new.pending = copy.deepcopy(self.pending)
+        new.scurvy = copy.deepcopy(self.scurvy)
+        return new
+
+
+_CONTENTS: dict[str, dict] = {}
+
+
+def remember(key: str, content: dict) -> None:
+    _CONTENTS.setdefault(key, content)
+
+
+@lru_cache(maxsize=256)
+def _index(key: str, part: str) -> dict:
+    return {c["id"]: c for c in _CONTENTS[key][part]}
+
+
+def initial_state() -> TesorosState:
+    return TesorosState()
+
+
+def dump_state(state: TesorosState) -> dict:
+    return asdict(state)
+
+
+def load_state(data: dict) -> TesorosState:
+    data = dict(data)
+    data["seats"] = [Seat(**s) for s in data["seats"]]
+    s = TesorosState(**data)
+    if s.content_key:
+        remember(s.content_key, s.content)
+    return s
+
+
+def evolve(state: TesorosState, event: dict) -> TesorosState:
+    handler = _HANDLERS.get(event["type"])
+    if handler is not None:
+        handler(state, event)
+    return state
+
+
+# -- where cards go -----------------------------------------------------------------
+
+def _take(s: TesorosState, seat: int | None, card: str, source: str) -> None:
+    """Remove a card from where the event says it was."""
+    if source == "hand":
+        s.seats[seat].hand.remove(card)
+    elif source == "equipped":
+        s.seats[seat].equipped = None
+    elif source == "deck":
+        if s.deck_top == card:
+            s.deck_top, s.top_known_to = None, []
+        else:
+            s.deck.remove(card)
+    elif source == "discard":
+        s.discard.remove(card)
+
+
+def _to_hand(s: TesorosState, seat: int, cards) -> None:
+    s.seats[seat].hand = sorted(s.seats[seat].hand + list(cards))
+
+
+def _game_set_up(s, e):
+    remember(e["content_key"], e["content"])
+    s.options = e["options"]
+    s.content = e["content"]
+    s.content_key = e["content_key"]
+    s.chance_mode = e["chance"]["mode"]
+    s.commitment = e["chance"].get("commitment")
+    rose = board_for(e["content_key"], e["content"]).rose
+    s.seats = [Seat(name=n, color=c, ship=rose) for n, c in zip(e["players"], e["colors"])]
+
+
+def _events_placed(s, e):
+    s.events_left = list(e["events"])
+    s.events_out = list(e["out_of_game"])
+    s.events_in_play = e["count"]
+    if e.get("face_up"):
+        s.events_left.remove(e["face_up"])
+        s.face_up_event = e["face_up"]
+
+
+def _cards_dealt(s, e):
+    for seat, hand in zip(s.seats, e["hands"]):
+        seat.hand = sorted(hand)
+    s.deck = sorted(e["deck"])
+
+
+def _events_shuffled_into_deck(s, e):
+    s.deck = sorted(s.deck + list(e["events"]))
+    s.events_left = []
+
+
+def _maps_revealed(s, e):
+    s.open_maps = list(e["maps"])
+    s.map_deck = sorted(m for m in s.maps if m not in e["maps"])
+
+
+def _draw_off(s, e):
+    for x in e["cards"]:
+        _take(s, None, x["card"], "deck")
+        s.discard.append(x["card"])
+
+
+def _turn_started(s, e):
+    s.active = e["seat"]
+    s.turn = e["turn"]
+    s.phase = "draw"
+    s.turn_start = s.seats[e["seat"]].ship
+    s.move_value = None
+    s.combat = None
+    s.pending = None
+
+
+def _phase_began(s, e):
+    s.phase = e["phase"]
+    s.combat = None
+    s.pending = None
+
+
+def _card_drawn(s, e):
+    _take(s, None, e["card"], e["from"])
+    _to_hand(s, e["seat"], [e["card"]])
+    s.pending = None
+
+
+def _draw_failed(s, e):
+    s.pending = None
+
+
+def _draw_awaited(s, e):
+    s.pending = {"kind": "draw", "seat": e["seat"], "reason": e["reason"], "peeked": False}
+
+
+def _deck_peeked(s, e):
+    card = e["card"]
+    if card is not None and s.deck_top != card:
+        s.deck.remove(card)
+        s.deck_top = card
+    if card is not None and e["seat"] not in s.top_known_to:
+        s.top_known_to = s.top_known_to + [e["seat"]]
+    s.pending = {"kind": "draw", "seat": e["seat"], "reason": e["reason"], "peeked": True}
+
+
+def _die_assigned(s, e):
+    if e["source"] in ("hand", "equipped", "deck"):
+        _take(s, e["seat"], e["card"], e["source"])
+        s.discard.append(e["card"])
+    purpose = e["purpose"]
+    if purpose == "move":
+        s.move_value = e["value"]
+        s.phase = "sail"
+    elif s.combat is not None:
+        s.combat[{"attack": "attack", "defence": "defence", "treason": "value",
+                  "protection": "protection"}[purpose]] = e["value"]
+
+
+def _attack_declared(s, e):
+    s.combat = {"kind": e["attack"], "attacker": e["seat"], "target": e["target"], "attack": None, "defence": None}
+
+
+def _defence_awaited(s, e):
+    s.pending = {"kind": "defend", "seat": e["seat"]}
+
+
+def _attack_resolved(s, e):
+    s.pending = None
+
+
+def _cards_stolen(s, e):
+    for c in e["cards"]:
+        s.seats[e["from"]].hand.remove(c)
+    _to_hand(s, e["seat"], e["cards"])
+
+
+def _treasure_choice_awaited(s, e):
+    s.pending = {"kind": "take_treasure", "seat": e["seat"], "from": e["from"]}
+
+
+def _treasure_taken(s, e):
+    s.seats[e["from"]].treasures.remove(e["map"])
+    s.seats[e["seat"]].treasures.append(e["map"])
+    s.pending = None
+
+
+def _treason_played(s, e):
+    _take(s, e["seat"], e["card"], "hand")
+    s.discard.append(e["card"])
+    s.combat = {"kind": e["treason"], "attacker": e["seat"], "target": e["target"], "card": e["card"],
+                "value": e["printed"], "protection": None}
+
+
+def _protection_awaited(s, e):
+    s.pending = {"kind": "protect", "seat": e["seat"]}
+
+
+def _protection_played(s, e):
+    _take(s, e["seat"], e["card"], "hand")
+    s.discard.append(e["card"])
+    s.combat["protection"] = e["printed"]
+    s.pending = None
+
+
+def _treason_resolved(s, e):
+    s.pending = None
+
+
+def _hand_shown(s, e):
+    s.pending = {"kind": "take_card", "seat": e["seat"], "from": e["target"]}
+
+
+def _card_taken(s, e):
+    s.seats[e["from"]].hand.remove(e["card"])
+    _to_hand(s, e["seat"], [e["card"]])
+    s.pending = None
+
+
+def _equipment_discarded(s, e):
+    s.seats[e["seat"]].equipped = None
+    s.discard.append(e["card"])
+
+
+def _equipped(s, e):
+    seat = s.seats[e["seat"]]
+    seat.hand.remove(e["card"])
+    if e["returned"]:
+        seat.hand = sorted(seat.hand + [e["returned"]])
+    seat.equipped = e["card"]
+
+
+def _treasure_claimed(s, e):
+    _take(s, e["seat"], e["card"], e["source"])
+    s.discard.append(e["card"])
+    s.open_maps.remove(e["map"])
+    s.seats[e["seat"]].treasures.append(e["map"])
+
+
+def _map_revealed(s, e):
+    s.map_deck.remove(e["map"])
+    s.open_maps.append(e["map"])
+
+
+def _ship_moved(s, e):
+    s.seats[e["seat"]].ship = e["to"]
+
+
+def _event_revealed(s, e):
+    ev = e["event"]
+    if e["from"] == "deck":
+        _take(s, None, ev, "deck")
+    elif s.face_up_event == ev:
+        s.face_up_event = None
+    else:
+        s.events_left.remove(ev)
+    s.resolving = ev
+
+
+def _ships_returned(s, e):
+    for seat in s.seats:
+        seat.ship = e["to"]
+
+
+def _hands_passed(s, e):
+    """[Event Cards: Storm] each hand to the Pirate on the right: seat i's to seat i-1 (TA-26)."""
+    hands = [seat.hand for seat in s.seats]
+    n = len(hands)
+    for i in range(n):
+        s.seats[(i - 1) % n].hand = hands[i]
+
+
+def _scurvy_began(s, e):
+    s.scurvy = {"event": e["event"], "waiting": list(e["waiting"]), "kept": {}, "then": e["then"],
+                "anchor": e["anchor"]}
+
+
+def _scurvy_kept(s, e):
+    s.scurvy["kept"][str(e["seat"])] = list(e["cards"])
+
+
+def _cards_discarded(s, e):
+    for c in e["cards"]:
+        s.seats[e["seat"]].hand.remove(c)
+        s.discard.append(c)
+
+
+def _event_resolved(s, e):
+    s.event_discard.append(e["event"])
+    s.resolving = None
+    s.scurvy = None
+
+
+def _event_turned_face_up(s, e):
+    s.events_left.remove(e["event"])
+    s.face_up_event = e["event"]
+
+
+def _discard_reshuffled(s, e):
+    s.deck = sorted(s.deck + s.discard)
+    s.discard = []
+
+
+def _sudden_death_began(s, e):
+    s.sudden_death = {"reason": e["reason"], "turn": s.turn}
+
+
+def _game_ended(s, e):
+    s.finished = True
+    s.phase = "over"
+    s.result = {k: e[k] for k in ("reason", "winners", "totals", "breakdown", "tie_breaks")}
+    s.seed = e.get("seed")
+    s.pending = None
+    s.scurvy = None
+
+
+_HANDLERS = {
+    "GameSetUp": _game_set_up,
+    "EventsPlacedUnderAnchor": _events_placed,
+    "CardsDealt": _cards_dealt,
+    "EventsShuffledIntoDeck": _events_shuffled_into_deck,
+    "MapsRevealed": _maps_revealed,
+    "DrawOffRevealed": _draw_off,
+    "TurnStarted": _turn_started,
+    "PhaseBegan": _phase_began,
+    "CardDrawn": _card_drawn,
+    "DrawFailed": _draw_failed,
+    "DrawAwaited": _draw_awaited,
+    "DeckPeeked": _deck_peeked,
+    "DieAssigned": _die_assigned,
+    "AttackDeclared": _attack_declared,
+    "DefenceAwaited": _defence_awaited,
+    "AttackResolved": _attack_resolved,
+    "CardsStolen": _cards_stolen,
+    "TreasureChoiceAwaited": _treasure_choice_awaited,
+    "TreasureTaken": _treasure_taken,
+    "TreasonPlayed": _treason_played,
+    "ProtectionAwaited": _protection_awaited,
+    "ProtectionPlayed": _protection_played,
+    "TreasonResolved": _treason_resolved,
+    "HandShown": _hand_shown,
+    "CardTaken": _card_taken,
+    "EquipmentDiscarded": _equipment_discarded,
+    "Equipped": _equipped,
+    "TreasureClaimed": _treasure_claimed,
+    "MapRevealed": _map_revealed,
+    "ShipMoved": _ship_moved,
+    "EventRevealed": _event_revealed,
+    "ShipsReturned": _ships_returned,
+    "HandsPassed": _hands_passed,
+    "ScurvyBegan": _scurvy_began,
+    "ScurvyKept": _scurvy_kept,
+    "CardsDiscarded": _cards_discarded,
+    "EventResolved": _event_resolved,
+    "EventTurnedFaceUp": _event_turned_face_up,
+    "DiscardReshuffled": _discard_reshuffled,
+    "SuddenDeathBegan": _sudden_death_began,
+    "GameEnded": _game_ended,
+}

@@ -1,0 +1,111 @@
+"""Los Tesoros del Rey Pirata: what each seat may see.
+
+Each hand is its owner's alone; the others see its size. The order of the Play Deck is
+nobody's (the state holds none); a card looked at with Lamps & Shovels is seen by who looked.
+A card drawn from the deck, the cards stolen by Fire Cannons and the card taken by Mutiny
+are seen by the two Pirates concerned; Mutiny shows the target's hand to the attacker only;
+Rumors shows every hand to all. Everything shown and discarded (die values, Treason,
+Protection, claims, hand-limit and Scurvy discards) is public (TA-37), as are the equipped
+cards, the Treasures, the revealed Maps and the Ships.
+"""
+from __future__ import annotations
+
+from ..ruleset import ARBITER
+from .rules import moment, to_move, vp
+from .state import TesorosState
+
+
+def _sees(viewer, *seats) -> bool:
+    return viewer == ARBITER or viewer in seats
+
+
+def view(s: TesorosState, viewer) -> dict:
+    if not s.seats:
+        return {}
+    seats = []
+    for i, x in enumerate(s.seats):
+        seat = {"seat": i, "name": x.name, "color": x.color, "ship": x.ship, "hand_count": len(x.hand),
+                "equipped": x.equipped, "treasures": list(x.treasures), "victory_points": vp(s, i)}
+        if _sees(viewer, i):
+            seat["hand"] = list(x.hand)
+        seats.append(seat)
+    pending = None
+    if s.pending is not None:
+        p = s.pending
+        pending = {k: v for k, v in p.items()}
+        if p["kind"] == "take_card" and _sees(viewer, p["seat"], p["from"]):
+            pending["hand"] = list(s.seats[p["from"]].hand)   # [Mutiny] the attacker looks at it
+    scurvy = None
+    if s.scurvy is not None:
+        scurvy = {"event": s.scurvy["event"], "waiting": list(s.scurvy["waiting"]),
+                  "answered": sorted(int(k) for k in s.scurvy["kept"])}
+        mine = [k for k in s.scurvy["kept"] if _sees(viewer, int(k))]
+        if mine:
+            scurvy["kept"] = {k: s.scurvy["kept"][k] for k in mine}
+    top = None
+    if s.deck_top is not None and (viewer == ARBITER or viewer in s.top_known_to):
+        top = s.deck_top
+    return {
+        "seats": seats,
+        "phase": s.phase,
+        "turn": s.turn,
+        "active": s.active,
+        "to_move": to_move(s),
+        "awaiting": moment(s),
+        "turn_start": s.turn_start,
+        "move_value": s.move_value,
+        "combat": s.combat,
+        "pending": pending,
+        "scurvy": scurvy,
+        "deck_count": len(s.deck) + (1 if s.deck_top is not None else 0),
+        "deck_top_known_to": list(s.top_known_to),
+        "deck_top": top,
+        "discard": list(s.discard),
+        "events_under_anchor": len(s.events_left),
+        "face_up_event": s.face_up_event,
+        "event_discard": list(s.event_discard),
+        "events_out_of_game": list(s.events_out),
+        "map_deck_count": len(s.map_deck),
+        "open_maps": [{**s.maps[m], "token": s.maps[m]["island"]} for m in s.open_maps],
+        "sudden_death": s.sudden_death,
+        "options": s.options,
+        "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
+    }
+
+
+PRIVATE = {
+    # event type: (seats who see the hidden fields, hidden fields)
+    "CardDrawn": (lambda e: (e["seat"],), ("card",)),
+    "DeckPeeked": (lambda e: (e["seat"],), ("card",)),
+    "CardsStolen": (lambda e: (e["seat"], e["from"]), ("cards",)),
+    "HandShown": (lambda e: (e["seat"], e["target"]), ("cards",)),
+    "CardTaken": (lambda e: (e["seat"], e["from"]), ("card",)),
+    "ScurvyKept": (lambda e: (e["seat"],), ("cards",)),
+}
+
+
+def redact(event: dict, viewer) -> dict:
+    t = event["type"]
+    if t == "CardsDealt" and viewer != ARBITER:
+        return {"type": t, "hands": [h if viewer == i else len(h) for i, h in enumerate(event["hands"])],
+                "deck": len(event["deck"])}
+    if t == "CardDrawn" and event["from"] == "discard":
+        return event
+    if t in PRIVATE:
+        who, hidden = PRIVATE[t]
+        if not _sees(viewer, *who(event)):
+            return {k: v for k, v in event.items() if k not in hidden}
+    if t == "ScurvyBegan" and viewer != ARBITER:
+        return {k: v for k, v in event.items() if k != "then"}
+    return event
+
+
+def redact_command(command: dict, actor: int, viewer) -> dict:
+    """What others may not see of a command: the cards the table drew or stole for it, the
+    card taken by Mutiny, the cards kept through Scurvy."""
+    if _sees(viewer, actor):
+        return command
+    hidden = {"drawn", "stolen", "cards"} if command.get("type") == "keep_cards" else {"drawn", "stolen"}
+    if command.get("type") == "take_card":
+        hidden.add("card")
+    return {k: v for k, v in command.items() if k not in hidden}
