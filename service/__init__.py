@@ -6,8 +6,12 @@ create_app(config) builds it. Config keys (all optional):
                         default: the process environment, else an SQLite file under ./var/
     SNAPSHOT_INTERVAL   store a snapshot every N events (default 100)
     MAX_CONTENT_LENGTH  largest request body in bytes (default 1 MiB)
+    ARBITER_TOKEN       the operator's token: complete exports of any game, and GET /games
+                        sees every game (default: env PARLEY_ARBITER_TOKEN; none: no arbiter)
 """
 from __future__ import annotations
+
+import os
 
 from flask import Flask, request
 
@@ -21,7 +25,7 @@ RFC 9457 problem details (application/problem+json)."""
 
 def create_app(config: dict | None = None) -> Flask:
     from service.api import Api
-    from service.api import commands, events, games, legal_commands, rulesets
+    from service.api import commands, events, exports, games, legal_commands, rulesets, verifications
     from service.application import Parley
 
     app = Flask(__name__)
@@ -36,6 +40,10 @@ def create_app(config: dict | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config or {})
+    app.config.setdefault("ARBITER_TOKEN", os.environ.get("PARLEY_ARBITER_TOKEN") or None)
+    if app.config["ARBITER_TOKEN"] is not None and len(app.config["ARBITER_TOKEN"]) < 32:
+        raise ValueError("ARBITER_TOKEN (PARLEY_ARBITER_TOKEN) must be at least 32 characters: "
+                         "it reads every game")
     if "RULESETS" not in app.config:
         from domain.registry import all_rulesets
 
@@ -49,7 +57,7 @@ def create_app(config: dict | None = None) -> Flask:
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",
                        "description": "A seat's token, or the host token, from POST /games"})
-    for module in (rulesets, games, commands, events, legal_commands):
+    for module in (rulesets, games, commands, events, legal_commands, exports, verifications):
         api.register_blueprint(module.blp)
     errors.register(app)
 

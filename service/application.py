@@ -268,12 +268,18 @@ class Parley(Application):
         return NewGame(game, seat_tokens, host_token)
 
     def execute(self, game_id: UUID, seat: int, command: dict,
-                expected_version: int | None = None, game: Game | None = None) -> tuple[Game, int]:
+                expected_version: int | None = None, game: Game | None = None,
+                dry_run: bool = False) -> tuple[Game, int]:
         """Decide and store one command. Returns the game and its version before the command.
 
         `game` may be the aggregate the caller just loaded (it is then not loaded again).
         Raises Rejected (nothing stored), VersionMismatch, or eventsourcing's IntegrityError
         when another command was stored first.
+
+        A dry run decides and applies the command to the loaded game but stores nothing; the
+        new events stay pending on the returned game (game.collect_events()). Server chance
+        then draws from a throwaway seed: drawing from the game's seed would show a seat its
+        next roll before it commits to it, and a game-ending event would reveal the seed.
         """
         if game is None:
             game = self.get_game(game_id)
@@ -283,9 +289,13 @@ class Parley(Application):
             raise Rejected("GAME_FINISHED", SERVICE_RULE,
                            "This game is finished: no more commands are accepted.")
         before = game.version
-        events = json_safe(game.ruleset.decide(game.state, seat, command, game.chance()))
+        chance = game.chance()
+        if dry_run and game.chance_mode == "server":
+            chance = domain_chance.ServerChance(domain_chance.new_seed(), position=game.version)
+        events = json_safe(game.ruleset.decide(game.state, seat, command, chance))
         game.record(events, command={"seat": seat, "body": json_safe(command)})
-        self.save(game)
+        if not dry_run:
+            self.save(game)
         return game, before
 
     # Reads ------------------------------------------------------------------------

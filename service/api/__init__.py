@@ -5,6 +5,7 @@ schema errors answer 400, and the bearer-token authentication every game resourc
 """
 from __future__ import annotations
 
+import hmac
 import http
 import re
 from uuid import UUID
@@ -81,6 +82,23 @@ def authenticate(game_id: UUID) -> tuple[Game, int | str]:
         raise Problem(401, "This token does not belong to this game.", "INVALID_TOKEN",
                       headers={"WWW-Authenticate": 'Bearer realm="parley", error="invalid_token"'})
     return game, caller
+
+
+def is_arbiter_token(token: str) -> bool:
+    """The operator's arbiter token (config ARBITER_TOKEN), compared in constant time."""
+    configured = current_app.config.get("ARBITER_TOKEN")
+    return bool(configured) and hmac.compare_digest(token.encode(), configured.encode())
+
+
+def authenticate_reader(game_id: UUID) -> tuple[Game, int | str]:
+    """As authenticate(), and the arbiter's token is accepted too (caller ARBITER)."""
+    token = bearer_token()
+    if is_arbiter_token(token):
+        try:
+            return application().get_game(game_id), ARBITER
+        except GameNotFound:
+            raise Problem(404, "There is no game with this id.", "GAME_NOT_FOUND") from None
+    return authenticate(game_id)
 
 
 def viewer_for(caller: int | str):

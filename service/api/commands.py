@@ -39,15 +39,26 @@ class StoredCommandSchema(ma.Schema):
 class EventEntrySchema(ma.Schema):
     version = ma.fields.Integer(required=True, metadata={"description": "The stored event's number (1 = creation)"})
     recorded_at = ma.fields.String(required=True)
+    hash = ma.fields.String(allow_none=True, metadata={
+        "description": "The record's link in the game's hash chain (docs/disputes.md)"})
     event = ma.fields.Dict(required=True, metadata={"description": "The event as you may see it; its 'type' names it"})
     command = ma.fields.Nested(StoredCommandSchema, metadata={
         "description": "On the first event of a command's batch: the command that produced it"})
 
 
 class CommandResultSchema(ma.Schema):
-    version = ma.fields.Integer(required=True)
+    version = ma.fields.Integer(required=True, metadata={
+        "description": "The game's version after the command (a dry run: the version it would reach)"})
     events = ma.fields.List(ma.fields.Nested(EventEntrySchema), required=True)
     game = ma.fields.Nested(GameViewSchema, required=True)
+    dry_run = ma.fields.Boolean(metadata={"description": "True when nothing was stored"})
+
+
+class DryRunQuerySchema(ma.Schema):
+    dry_run = ma.fields.Boolean(load_default=False, metadata={
+        "description": "Answer what the command would produce (or why it is refused) and store "
+                       "nothing. Server chance draws from a throwaway seed: the outcomes shown "
+                       "are not the ones the game's seed will give."})
 
 
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
@@ -69,10 +80,15 @@ def _if_match_version(current: int) -> int | None:
 @blp.route("/<uuid:game_id>/commands", methods=["POST"])
 @blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[IF_MATCH])
 @blp.arguments(CommandSchema)
+@blp.arguments(DryRunQuerySchema, location="query")
 @blp.response(200, CommandResultSchema, headers=ETAG_HEADER)
 @blp.problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
-def send_command(body: dict, game_id: UUID):
-    """Send one command; answers the events it produced and your new view."""
+def send_command(body: dict, query: dict, game_id: UUID):
+    """Send one command; answers the events it produced and your new view.
+
+    With ?dry_run=true nothing is stored: the answer is what the command would produce, or
+    the same 422 it would meet."""
+    dry_run = query["dry_run"]
     game, caller = authenticate(game_id)
     ruleset = game.ruleset
     command = dict(body)
@@ -103,7 +119,7 @@ def send_command(body: dict, game_id: UUID):
     try:
         game, before = application().execute(
             game_id, seat, command, expected_version=expected if expected is not None else if_match,
-            game=game)
+            game=game, dry_run=dry_run)
     except VersionMismatch as error:
         if expected is None:
             raise Problem(412, f"The game is at version {error.actual}, not {error.expected}.",
@@ -114,6 +130,12 @@ def send_command(body: dict, game_id: UUID):
     except IntegrityError:
         raise Problem(409, "Another command was stored first; read the game and try again.",
                       "VERSION_CONFLICT") from None
+    if dry_run:
+        pending = game.collect_events()
+        return ({"version": game.version,
+                 "events": [event_entry(game, e, caller) for e in pending],
+                 "game": game_view(game, caller, reveal_seed=False), "dry_run": True},
+                200, {"ETag": f'"{before}"'})
     new_events = application().stored_events(game_id, after=before)
     return ({"version": game.version,
              "events": [event_entry(game, e, caller) for e in new_events],

@@ -12,7 +12,8 @@ from service.api import viewer_for
 from service.application import Game
 
 
-def game_view(game: Game, caller: int | str) -> dict:
+def game_view(game: Game, caller: int | str, reveal_seed: bool = True) -> dict:
+    """reveal_seed=False for a game that only seems finished (a dry run's): the seed stays hidden."""
     ruleset = game.ruleset
     status = ruleset.status(game.state)
     return {
@@ -30,7 +31,7 @@ def game_view(game: Game, caller: int | str) -> dict:
         "chance": {
             "mode": game.chance_mode,
             "commitment": game.commitment,
-            "seed": game.seed if status.finished else None,
+            "seed": game.seed if status.finished and reveal_seed else None,
         },
     }
 
@@ -38,7 +39,8 @@ def game_view(game: Game, caller: int | str) -> dict:
 def event_entry(game: Game, stored, caller: int | str) -> dict:
     """One stored event as the caller may see it, with its version number."""
     viewer = viewer_for(caller)
-    entry = {"version": stored.originator_version, "recorded_at": stored.timestamp.isoformat()}
+    entry = {"version": stored.originator_version, "recorded_at": stored.timestamp.isoformat(),
+             "hash": getattr(stored, "hash", None)}
     if isinstance(stored, Game.Created):
         created = {
             "type": "GameCreated",

@@ -19,8 +19,9 @@ def test_a_legal_command_answers_its_events_and_the_new_view(client):
     drawn, passed = body["events"]
     assert drawn["version"] == 6 and drawn["event"]["type"] == "CardDrawn"
     assert drawn["command"] == {"seat": 0, "body": {"type": "draw"}}
-    assert passed == {"version": 7, "recorded_at": passed["recorded_at"],
+    assert passed == {"version": 7, "recorded_at": passed["recorded_at"], "hash": passed["hash"],
                       "event": {"type": "TurnPassed", "seat": 1}}
+    assert len(passed["hash"]) == 64 and passed["hash"] != drawn["hash"]
     assert len(body["game"]["state"]["hands"][0]) == 2 and body["game"]["to_move"] == [1]
 
 

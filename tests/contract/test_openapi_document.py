@@ -40,4 +40,9 @@ def test_a_new_game_links_to_every_game_operation_with_its_tokens():
     created = served()["paths"]["/games"]["post"]["responses"]["201"]
     assert "content" in created and "Location" in created["headers"]
     targets = {link["operationId"] for link in created["links"].values()}
-    assert targets == {"getGame", "listEvents", "listLegalCommands", "sendCommand"}
+    assert targets == {"getGame", "listEvents", "listLegalCommands", "sendCommand", "exportGame"}
+
+
+def test_an_export_links_to_its_verification():
+    exported = served()["paths"]["/games/{game_id}/export"]["get"]["responses"]["200"]
+    assert exported["links"]["VerifyThisExport"]["operationId"] == "verifyExport"

@@ -1,0 +1,354 @@
+"""Re-adjudicate an export from scratch: the hash chain, the seed, every outcome, every command.
+
+verify(export) walks the log the way the service wrote it: the creation record, the setup the
+rules produce from it, then each recorded command through ruleset.decide with the chance the
+service used (ServerChance(seed, position=version before the command), or the table's
+outcomes carried in the command). It answers "valid", "divergent" with the first divergence,
+or "incomplete" when the export withholds what a full check needs (a seat's redacted export,
+or a running server-chance game without its seed). It stores nothing and needs no server.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import jsonschema
+
+from disputes import chain
+from domain import chance as domain_chance
+from domain.ruleset import InvalidCreation, Rejected
+
+FORMAT = "parley-export/1"
+SERVICE_RULE = "Parley: commands"
+
+
+class Unverifiable(Exception):
+    """The export cannot be checked at all: not an export, or rules this verifier lacks."""
+
+
+@dataclass
+class Divergence:
+    version: int
+    check: str  # sequence | hash_chain | seed | setup | rules | events | status
+    detail: str
+    recorded: Any = None
+    expected: Any = None  # what the chain or the rules produce
+    rule: dict | None = None  # code, rule, detail, ruling: when the rules refuse the record
+
+
+@dataclass
+class Report:
+    verdict: str  # valid | divergent | incomplete
+    version: int
+    checked: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    divergence: Divergence | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.verdict == "valid"
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["valid"] = self.valid
+        return out
+
+
+def json_safe(value: Any) -> Any:
+    """What the event store keeps of a value; the service stores events in this form."""
+    return json.loads(json.dumps(value))
+
+
+@dataclass
+class _Entry:
+    version: int
+    event: dict
+    command: dict | None
+    salt: str | None
+    hash: str | None
+    redacted: bool
+
+
+def _require(condition: bool, problem: str) -> None:
+    if not condition:
+        raise Unverifiable(problem)
+
+
+def _entries(export: dict) -> tuple[dict, list[_Entry], list[_Entry], list[tuple[dict, list[_Entry]]]]:
+    """The creation record, setup entries, and (command, entries) pairs; Unverifiable if the
+    document is not shaped like an export."""
+    _require(isinstance(export, dict), "an export is a JSON object")
+    _require(export.get("format") == FORMAT, f"'format' must be {FORMAT!r}")
+    creation = export.get("creation")
+    _require(isinstance(creation, dict), "'creation' must be an object")
+    for key in ("ruleset", "ruleset_version", "seats", "chance"):
+        _require(key in creation, f"'creation' lacks '{key}'")
+    _require(isinstance(creation["seats"], list) and all(
+        isinstance(s, dict) and isinstance(s.get("name"), str) for s in creation["seats"]),
+        "'creation.seats' must list {seat, name} objects")
+    _require(isinstance(creation["chance"], dict) and creation["chance"].get("mode") in ("server", "table"),
+             "'creation.chance.mode' must be 'server' or 'table'")
+
+    def entry(raw, command=None) -> _Entry:
+        _require(isinstance(raw, dict) and isinstance(raw.get("version"), int)
+                 and isinstance(raw.get("event"), dict), "every event entry needs 'version' and 'event'")
+        return _Entry(raw["version"], raw["event"], command, raw.get("salt"), raw.get("hash"),
+                      bool(raw.get("redacted")))
+
+    setup = export.get("setup")
+    _require(isinstance(setup, list), "'setup' must be a list")
+    commands = export.get("commands")
+    _require(isinstance(commands, list), "'commands' must be a list")
+    batches = []
+    for raw in commands:
+        _require(isinstance(raw, dict) and isinstance(raw.get("seat"), int)
+                 and isinstance(raw.get("body"), dict) and isinstance(raw.get("events"), list),
+                 "every command needs 'seat', 'body' and 'events'")
+        stored_command = {"seat": raw["seat"], "body": raw["body"]}
+        events = [entry(e, stored_command if i == 0 else None) for i, e in enumerate(raw["events"])]
+        if raw.get("redacted") and events:
+            events[0].redacted = True
+        batches.append((raw, events))
+    return creation, [entry(e) for e in setup], [e for _, es in batches for e in es], batches
+
+
+def _creation_hash(creation: dict) -> str | None:
+    try:
+        content = chain.creation_content(
+            creation["ruleset"], creation["ruleset_version"], [s["name"] for s in creation["seats"]],
+            creation.get("options"), creation.get("content"), creation.get("table_setup"),
+            creation["chance"]["mode"], creation["chance"].get("commitment"))
+        return chain.creation_hash(creation.get("salt"), content)
+    except (TypeError, ValueError):
+        return None
+
+
+def check_chain(creation: dict, entries: list[_Entry]) -> tuple[Divergence | None, int]:
+    """The first broken link, and how many records could be checked.
+
+    A complete export is checked from the start: each hash is recomputed from the one
+    computed before it. A redacted record (no salt) cannot be recomputed; the records after
+    it are checked against its recorded hash.
+    """
+    checked = 0
+    previous = creation.get("hash")
+    if creation.get("version", 1) != 1:
+        return Divergence(1, "sequence", "The creation record must be version 1.",
+                          recorded=creation.get("version"), expected=1), checked
+    if not creation.get("redacted"):
+        computed = _creation_hash(creation)
+        if computed != creation.get("hash"):
+            return Divergence(1, "hash_chain", "The creation record does not match its hash.",
+                              recorded=creation.get("hash"), expected=computed), checked
+        checked += 1
+    for position, e in enumerate(entries, start=2):
+        if e.version != position:
+            return Divergence(position, "sequence",
+                              f"Record {position} is missing: the log goes on with version {e.version} "
+                              "(an event was deleted, inserted or moved).",
+                              recorded=e.version, expected=position), checked
+        if e.redacted or e.salt is None:
+            previous = e.hash
+            continue
+        try:
+            computed = chain.event_hash(previous, e.version, e.salt, e.event, e.command)
+        except (TypeError, ValueError):
+            computed = None
+        if computed != e.hash:
+            return Divergence(e.version, "hash_chain",
+                              "This record does not match its hash: it, or the one before it, was "
+                              "edited, moved or removed.",
+                              recorded=e.hash, expected=computed), checked
+        checked += 1
+        previous = computed
+    return None, checked
+
+
+def _rejection(error: Rejected) -> dict:
+    return {"code": error.code, "rule": error.rule, "detail": error.detail, "ruling": error.ruling}
+
+
+def _compare(first_version: int, produced: list, recorded: list[_Entry], what: str) -> Divergence | None:
+    for i in range(max(len(produced), len(recorded))):
+        version = first_version + i
+        if i >= len(recorded):
+            return Divergence(version, what, "The rules produce an event the log does not record.",
+                              recorded=None, expected=produced[i])
+        if i >= len(produced):
+            return Divergence(version, what, "The log records an event the rules do not produce.",
+                              recorded=recorded[i].event, expected=None)
+        if produced[i] != recorded[i].event:
+            return Divergence(version, what, "The rules produce another event than the one recorded.",
+                              recorded=recorded[i].event, expected=produced[i])
+    return None
+
+
+def _fold(ruleset, state, entries: list[_Entry]):
+    for e in entries:
+        try:
+            state = ruleset.evolve(state, e.event)
+        except Exception as error:  # a tampered event the rules cannot even apply
+            raise _Stop(Divergence(e.version, "events", f"The rules cannot apply this event ({type(error).__name__}).",
+                                   recorded=e.event)) from None
+    return state
+
+
+class _Stop(Exception):
+    def __init__(self, divergence: Divergence):
+        self.divergence = divergence
+
+
+def _chance(mode: str, seed: str | None, position: int):
+    if mode == "server":
+        return domain_chance.ServerChance(seed, position=position)
+    return domain_chance.TableChance()
+
+
+def readjudicate(ruleset, creation: dict, setup: list[_Entry],
+                 batches: list[tuple[dict, list[_Entry]]], seed: str | None) -> Divergence | None:
+    """Run setup and every command through the rules; the first disagreement with the log."""
+    mode = creation["chance"]["mode"]
+    players = [s["name"] for s in creation["seats"]]
+    try:
+        produced = json_safe(ruleset.setup(list(players), creation.get("options"), creation.get("content"),
+                                           _chance(mode, seed, 0), creation.get("table_setup")))
+    except InvalidCreation as error:
+        return Divergence(2, "setup", "The rules refuse to create this game: " + "; ".join(error.problems),
+                          recorded=setup[0].event if setup else None)
+    except Rejected as error:
+        return Divergence(2, "setup", "The rules refuse to set this game up.", rule=_rejection(error),
+                          recorded=setup[0].event if setup else None)
+    except Exception as error:
+        return Divergence(2, "setup", f"The rules fail on this creation record ({type(error).__name__}).")
+    divergence = _compare(2, produced, setup, "setup")
+    if divergence:
+        return divergence
+    try:
+        state = _fold(ruleset, ruleset.initial_state(), setup)
+        position = 1 + len(setup)
+        for raw, entries in batches:
+            version = position + 1
+            seat, body = raw["seat"], raw["body"]
+            recorded_first = entries[0].event if entries else None
+            if not entries:
+                return Divergence(version, "events", "A recorded command with no events: an accepted "
+                                  "command always yields at least one event.", recorded=raw)
+            refusal = _service_refusal(ruleset, state, seat, body, len(players))
+            if refusal is None:
+                try:
+                    produced = json_safe(ruleset.decide(state, seat, body, _chance(mode, seed, position)))
+                except Rejected as error:
+                    refusal = error
+                except Exception as error:
+                    return Divergence(version, "rules", f"The rules fail on this command ({type(error).__name__}).",
+                                      recorded=recorded_first)
+            if refusal is not None:
+                return Divergence(version, "rules", "The rules refuse the recorded command: "
+                                  f"{refusal.detail}", recorded={"command": {"seat": seat, "body": body}},
+                                  rule=_rejection(refusal))
+            divergence = _compare(version, produced, entries, "events")
+            if divergence:
+                return divergence
+            state = _fold(ruleset, state, entries)
+            position += len(entries)
+    except _Stop as stop:
+        return stop.divergence
+    return None
+
+
+def _service_refusal(ruleset, state, seat, body, seats: int) -> Rejected | None:
+    """What the service refuses before the rules see a command (service/api/commands.py)."""
+    if ruleset.status(state).finished:
+        return Rejected("GAME_FINISHED", SERVICE_RULE, "This game is finished: no more commands are accepted.")
+    if not 0 <= seat < seats:
+        return Rejected("NO_SUCH_SEAT", SERVICE_RULE, f"This game has seats 0 to {seats - 1}.")
+    schema = ruleset.command_schemas.get(body.get("type"))
+    if schema is None:
+        return Rejected("UNKNOWN_COMMAND", SERVICE_RULE, f"{ruleset.name} has no command {body.get('type')!r}.")
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(body))
+    if error is not None:
+        return Rejected("INVALID_COMMAND", SERVICE_RULE, f"The command does not match its schema: {error.message}")
+    return None
+
+
+def ruleset_for(creation: dict, rulesets: dict | None):
+    if rulesets is None:
+        from domain.registry import all_rulesets
+
+        rulesets = all_rulesets()
+    ruleset = rulesets.get(creation["ruleset"])
+    if ruleset is None:
+        raise Unverifiable(f"this verifier has no ruleset {creation['ruleset']!r}; it knows "
+                           f"{', '.join(sorted(rulesets))}")
+    if ruleset.version != creation["ruleset_version"]:
+        raise Unverifiable(f"the game was played under {creation['ruleset']} {creation['ruleset_version']}; "
+                           f"this verifier has version {ruleset.version}")
+    return ruleset
+
+
+def verify(export: dict, rulesets: dict | None = None) -> Report:
+    """Re-adjudicate an export. Raises Unverifiable when it cannot be checked at all."""
+    creation, setup, events, batches = _entries(export)
+    ruleset = ruleset_for(creation, rulesets)
+    entries = setup + events
+    last = entries[-1].version if entries else 1
+    report = Report("valid", last)
+
+    chain_divergence, linked = check_chain(creation, entries)
+    report.checked.append(f"hash chain: {linked} of {len(entries) + 1} records recomputed")
+    redacted = [e.version for e in entries if e.redacted or e.salt is None]
+    if creation.get("redacted"):
+        redacted.insert(0, 1)
+    if redacted and chain_divergence is None:
+        report.notes.append(f"{len(redacted)} records are redacted in this export (first: version "
+                            f"{redacted[0]}); their hashes are taken as recorded.")
+
+    seed = export.get("seed")
+    mode = creation["chance"]["mode"]
+    seed_divergence = None
+    if mode == "server" and seed is not None:
+        try:
+            good = domain_chance.commitment(seed) == creation["chance"].get("commitment")
+        except (TypeError, ValueError):
+            good = False
+        if good:
+            report.checked.append("seed: matches the commitment published at creation")
+        else:
+            seed_divergence = Divergence(1, "seed", "The seed does not match the commitment published at creation.",
+                                         recorded=creation["chance"].get("commitment"), expected=seed)
+
+    rules_divergence = None
+    if redacted:
+        report.notes.append("Re-adjudication needs the complete export (the arbiter's, or anyone's "
+                            "after the end).")
+    elif mode == "server" and seed is None:
+        report.notes.append("The seed is revealed when the game ends: re-adjudication needs it.")
+    elif seed_divergence is None:
+        rules_divergence = readjudicate(ruleset, creation, setup, batches, seed)
+        if rules_divergence is None:
+            report.checked.append(f"rules: setup and {len(batches)} commands re-adjudicated, "
+                                  "every event as recorded")
+            rules_divergence = _status_divergence(ruleset, export, creation, entries, last)
+
+    found = [d for d in (chain_divergence, seed_divergence, rules_divergence) if d is not None]
+    if found:
+        report.verdict = "divergent"
+        report.divergence = min(found, key=lambda d: d.version)  # ties: the chain, then the seed
+    elif redacted or (mode == "server" and seed is None):
+        report.verdict = "incomplete"
+    return report
+
+
+def _status_divergence(ruleset, export, creation, entries, last) -> Divergence | None:
+    state = _fold(ruleset, ruleset.initial_state(), entries)
+    finished = ruleset.status(state).finished
+    claimed = export.get("status")
+    if claimed is not None and claimed != ("finished" if finished else "active"):
+        return Divergence(last, "status", f"The export says the game is {claimed}; the rules say "
+                          f"{'finished' if finished else 'active'}.", recorded=claimed,
+                          expected="finished" if finished else "active")
+    return None
+
+
+__all__ = ["Divergence", "Report", "Unverifiable", "verify", "json_safe"]

@@ -1,0 +1,97 @@
+"""GET /games/{id}/export: the whole game as one self-contained document (docs/disputes.md)."""
+from __future__ import annotations
+
+from uuid import UUID
+
+import marshmallow as ma
+
+from service.api import Blueprint, application, authenticate_reader
+from service.api.games import BEARER_AUTH, ETAG_HEADER
+from service.exports import FORMAT, build_export
+
+blp = Blueprint("exports", __name__, url_prefix="/games",
+                description="Export a game's log with its hash chain, to verify it anywhere.")
+
+
+class ExportSeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True)
+
+
+class ExportChanceSchema(ma.Schema):
+    mode = ma.fields.String(required=True, validate=ma.validate.OneOf(["server", "table"]))
+    commitment = ma.fields.String(required=True, allow_none=True)
+
+
+class ChainFields(ma.Schema):
+    version = ma.fields.Integer(required=True, metadata={"description": "The stored record's number"})
+    recorded_at = ma.fields.String(metadata={"description": "When it was stored (not hashed)"})
+    salt = ma.fields.String(allow_none=True, metadata={
+        "description": "Hashed with the record; null when the record is redacted for you"})
+    hash = ma.fields.String(allow_none=True, metadata={
+        "description": "SHA-256 of the canonical record with the previous hash (docs/disputes.md)"})
+    redacted = ma.fields.Boolean(metadata={
+        "description": "True when you see less than was hashed: the link cannot be recomputed"})
+
+
+class ExportCreationSchema(ChainFields):
+    ruleset = ma.fields.String(required=True)
+    ruleset_version = ma.fields.String(required=True)
+    seats = ma.fields.List(ma.fields.Nested(ExportSeatSchema), required=True)
+    options = ma.fields.Dict(required=True, allow_none=True)
+    content = ma.fields.Dict(required=True, allow_none=True)
+    table_setup = ma.fields.Dict(required=True, allow_none=True)
+    chance = ma.fields.Nested(ExportChanceSchema, required=True)
+
+
+class ExportEventSchema(ChainFields):
+    event = ma.fields.Dict(required=True, metadata={"description": "The domain event, its 'type' names it"})
+
+
+class ExportCommandSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    body = ma.fields.Dict(required=True, metadata={"description": "The command as sent (seat apart)"})
+    version_before = ma.fields.Integer(metadata={
+        "description": "The game's version when it was decided: the server chance position"})
+    redacted = ma.fields.Boolean()
+    events = ma.fields.List(ma.fields.Nested(ExportEventSchema), required=True)
+
+
+class ExportSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    format = ma.fields.String(required=True, validate=ma.validate.Equal(FORMAT))
+    game_id = ma.fields.String(metadata={"description": "Informational; not hashed"})
+    exported_for = ma.fields.Raw(metadata={
+        "description": "A seat number, \"host\" or \"arbiter\"",
+        "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host", "arbiter"]}]})
+    complete = ma.fields.Boolean(metadata={"description": "False while a seat's export hides something"})
+    status = ma.fields.String(validate=ma.validate.OneOf(["active", "finished"]))
+    version = ma.fields.Integer()
+    head_hash = ma.fields.String(allow_none=True, metadata={"description": "The latest record's hash"})
+    creation = ma.fields.Nested(ExportCreationSchema, required=True)
+    setup = ma.fields.List(ma.fields.Nested(ExportEventSchema), required=True, metadata={
+        "description": "The events setup produced (versions 2..)"})
+    commands = ma.fields.List(ma.fields.Nested(ExportCommandSchema), required=True)
+    seed = ma.fields.String(allow_none=True, metadata={
+        "description": "The server seed: once the game is finished, or for the arbiter"})
+
+
+# An export can be sent to POST /verifications unchanged (schemathesis follows this too).
+VERIFY_LINK = {"VerifyThisExport": {"operationId": "verifyExport", "requestBody": "$response.body"}}
+
+
+@blp.route("/<uuid:game_id>/export")
+@blp.doc(operationId="exportGame", security=BEARER_AUTH, responses={200: {"links": VERIFY_LINK}})
+@blp.response(200, ExportSchema, headers=ETAG_HEADER)
+@blp.problems(401, 404, 503)
+def export_game(game_id: UUID):
+    """The whole game: creation, every command with its events and hashes, and the seed once over.
+
+    A seat's export of a running game is redacted for that seat; the host's is complete but
+    the seed; the arbiter's (the operator's token) and every export after the end are complete.
+    """
+    game, caller = authenticate_reader(game_id)
+    stored = application().stored_events(game_id)
+    return build_export(game, stored, caller), 200, {"ETag": f'"{game.version}"'}

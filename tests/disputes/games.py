@@ -1,0 +1,100 @@
+"""Real games played over the API (in memory) and exported, for the dispute tests."""
+from __future__ import annotations
+
+import copy
+import random
+from uuid import UUID
+
+from disputes import chain
+from service import create_app
+from tests.fakes.http import bearer, create, progressing
+from tests.playouts.test_league_playouts import sailor
+
+ARBITER_TOKEN = "arbiter-" + "x" * 40
+ARBITER = bearer(ARBITER_TOKEN)
+CORSAIRS, LEAGUE = "corsairs-of-valeria", "league-of-pirates"
+TABLE_SETUP = {CORSAIRS: {"captains": ["HOOK", "BONES"],
+                          "track": [{"tile": "T1", "side": "A"}, {"tile": "T2", "side": "B"},
+                                    {"tile": "T3", "side": "A"}]}}
+
+
+def new_app(persistence: dict | None = None):
+    return create_app({"PERSISTENCE": persistence or {"PERSISTENCE_MODULE": "eventsourcing.popo"},
+                       "ARBITER_TOKEN": ARBITER_TOKEN})
+
+
+def _fill(spec: dict, command: dict, bag: list, rng: random.Random):
+    """A table outcome for one field of table_inputs, as a physical table might produce it."""
+    if "one_of" in spec:
+        count = spec["count"]
+        if not isinstance(count, int):
+            count = 5 - len(command.get("keep", [])) if command["type"] == "throw_dice" else len(command.get("dice", []))
+        return [rng.choice(spec["one_of"]) for _ in range(count)]
+    if "from" in spec:
+        return rng.sample(bag, spec["count"])
+    return {k: _fill(v, command, bag, rng) for k, v in spec.items() if isinstance(v, dict)}
+
+
+def play(game, rng: random.Random, commands: int | None) -> None:
+    """Random legal commands (table outcomes filled in), to the end or `commands`.
+
+    Straight through the application, not HTTP: a whole random game is thousands of commands.
+    """
+    parley = game.client.application.extensions["parley"]
+    game_id = UUID(game.id)
+    sent = 0
+    while commands is None or sent < commands:
+        aggregate = parley.get_game(game_id)
+        ruleset, state = aggregate.ruleset, aggregate.state
+        status = ruleset.status(state)
+        if status.finished:
+            return
+        seat = rng.choice(status.to_move)
+        legal = ruleset.legal_commands(state, seat)
+        command = dict(sailor(rng, legal) if ruleset.id == LEAGUE else rng.choice(progressing(legal)))
+        if aggregate.chance_mode == "table":
+            needed = ruleset.table_inputs(state, seat).get(command["type"], {})
+            bag = ruleset.view(state, seat).get("seats", [{}] * (seat + 1))[seat].get("bag", [])
+            for name, spec in needed.items():
+                command[name] = _fill(spec, command, bag, rng)
+        parley.execute(game_id, seat, command, game=aggregate)
+        sent += 1
+        assert sent < 20000
+
+
+def played(client, ruleset: str, chance: str, commands: int | None, seed: int = 7):
+    game = create(client, ruleset, chance=chance,
+                  **({"setup": TABLE_SETUP[ruleset]} if chance == "table" and ruleset in TABLE_SETUP else {}))
+    play(game, random.Random(seed), commands)
+    return game
+
+
+def export(game, auth=None) -> dict:
+    response = game.get("/export", auth or ARBITER)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def records(document: dict) -> list[dict]:
+    """Every event entry in log order, with the command its batch carries (the first entry)."""
+    out = [dict(e, command=None) for e in document["setup"]]
+    for c in document["commands"]:
+        for i, e in enumerate(c["events"]):
+            out.append(dict(e, command={"seat": c["seat"], "body": c["body"]} if i == 0 else None))
+    return out
+
+
+def rechain(document: dict) -> dict:
+    """Recompute every hash after an edit, as a forger who knows the format would."""
+    previous = document["creation"]["hash"]
+    for c in [None] + document["commands"]:
+        entries = document["setup"] if c is None else c["events"]
+        for i, e in enumerate(entries):
+            command = {"seat": c["seat"], "body": c["body"]} if c is not None and i == 0 else None
+            e["hash"] = chain.event_hash(previous, e["version"], e["salt"], e["event"], command)
+            previous = e["hash"]
+    return document
+
+
+def tampered(document: dict) -> dict:
+    return copy.deepcopy(document)

@@ -1,0 +1,198 @@
+"""POST /verifications' logic (disputes.verify): valid logs verify; every kind of tampering is
+found at the version where it was done, by the hash chain or, when the forger re-chained, by
+the rules themselves."""
+from __future__ import annotations
+
+import pytest
+
+from disputes.verify import Unverifiable, verify
+from tests.disputes.conftest import KINDS
+from tests.disputes.games import CORSAIRS, export, rechain, records, tampered
+
+SERVER_KINDS = [k for k in KINDS if k[1] == "server"]
+ROLLS = {"DiceRolled": "rolled", "DiceThrown": "values"}  # Corsairs, League
+
+
+def ids(kind):
+    return "-".join(kind)
+
+
+def command_at(document: dict, index: int) -> dict:
+    """A command some way into the log (skipping the very first ones)."""
+    return document["commands"][index]
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_a_finished_game_exported_by_a_seat_verifies_valid(finished_exports, kind):
+    document = finished_exports[kind]
+    assert document["complete"] and document["status"] == "finished"
+    assert (document["seed"] is not None) == (kind[1] == "server")
+    report = verify(document)
+    assert report.verdict == "valid", report.divergence
+    assert report.valid and report.divergence is None and report.version == document["version"]
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_the_arbiters_export_of_a_running_game_verifies_valid(running_games, kind):
+    document = export(running_games[kind])
+    assert document["status"] == "active" and document["complete"]
+    report = verify(document)
+    assert report.verdict == "valid", report.divergence
+
+
+def test_a_running_server_game_without_its_seed_is_incomplete_not_valid(running_games):
+    game = running_games[(CORSAIRS, "server")]
+    document = export(game, game.host)
+    assert document["complete"] and document["seed"] is None
+    report = verify(document)
+    assert report.verdict == "incomplete" and not report.valid
+    assert "seed" in " ".join(report.notes)
+
+
+def test_every_recorded_hash_is_the_chain_recomputed(finished_exports):
+    from disputes import chain
+
+    document = finished_exports[(CORSAIRS, "server")]
+    previous = document["creation"]["hash"]
+    for entry in records(document):
+        assert entry["hash"] == chain.event_hash(previous, entry["version"], entry["salt"],
+                                                 entry["event"], entry["command"])
+        previous = entry["hash"]
+    assert previous == document["head_hash"]
+
+
+# Tampering ---------------------------------------------------------------------------------
+
+def divergence(document: dict):
+    report = verify(document)
+    assert report.verdict == "divergent", report
+    return report.divergence
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_an_edited_event_breaks_the_chain_at_its_version(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    entry = command_at(document, 10)["events"][0]
+    entry["event"]["edited"] = True
+    found = divergence(document)
+    assert (found.version, found.check) == (entry["version"], "hash_chain")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_an_edited_event_re_chained_is_refuted_by_the_rules_at_its_version(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    entry = command_at(document, 10)["events"][0]
+    original = dict(entry["event"])
+    entry["event"]["edited"] = True
+    found = divergence(rechain(document))
+    assert (found.version, found.check) == (entry["version"], "events")
+    assert found.expected == original and found.recorded == entry["event"]
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_reordered_commands_are_found_where_the_order_changes(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    commands = document["commands"]
+    first = commands[12]["events"][0]["version"]
+    commands[12], commands[13] = commands[13], commands[12]
+    found = divergence(document)
+    assert (found.version, found.check) == (first, "sequence")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_reordered_events_renumbered_break_the_chain_where_the_order_changes(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    setup = document["setup"] if len(document["setup"]) > 1 else None
+    entries = setup or next(c["events"] for c in document["commands"] if len(c["events"]) > 1)
+    first, second = entries[0]["version"], entries[1]["version"]
+    entries[0], entries[1] = entries[1], entries[0]
+    entries[0]["version"], entries[1]["version"] = first, second
+    found = divergence(document)
+    assert (found.version, found.check) == (first, "hash_chain")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_a_deleted_event_is_found_at_its_version(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    batch = next(c for c in document["commands"][10:] if len(c["events"]) > 1)
+    gone = batch["events"].pop(1)
+    found = divergence(document)
+    assert (found.version, found.check) == (gone["version"], "sequence")
+
+
+@pytest.mark.parametrize("kind", SERVER_KINDS, ids=ids)
+def test_a_deleted_command_renumbered_and_re_chained_is_refuted_by_the_rules(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    gone = document["commands"].pop(15)
+    start = gone["events"][0]["version"]
+    for command in document["commands"][15:]:
+        for entry in command["events"]:
+            entry["version"] -= len(gone["events"])
+    found = divergence(rechain(document))
+    assert found.version == start and found.check in ("events", "rules")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_an_edited_command_breaks_the_chain_at_its_first_event(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    command = command_at(document, 20)
+    command["body"]["edited"] = True
+    found = divergence(document)
+    assert (found.version, found.check) == (command["events"][0]["version"], "hash_chain")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_a_command_moved_to_another_seat_and_re_chained_is_refused_by_the_rules(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    command = command_at(document, 20)
+    command["seat"] = 1 - command["seat"]
+    found = divergence(rechain(document))
+    assert found.version == command["events"][0]["version"]
+    if found.check == "rules":  # the rules refuse it, and say which rule
+        assert found.rule["code"] and found.rule["rule"] and found.rule["detail"]
+    else:  # or accept it for that seat with other events
+        assert found.check == "events"
+
+
+@pytest.mark.parametrize("kind", SERVER_KINDS, ids=ids)
+def test_a_wrong_seed_is_found_against_the_commitment(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    document["seed"] = "00" * 32
+    found = divergence(document)
+    assert (found.version, found.check) == (1, "seed")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_a_forged_roll_re_chained_is_refuted_at_its_version(finished_exports, kind):
+    document = tampered(finished_exports[kind])
+    for command in document["commands"][5:]:
+        entry = next((e for e in command["events"] if e["event"]["type"] in ROLLS), None)
+        if entry is not None:
+            break
+    event = entry["event"]
+    field = ROLLS[event["type"]]
+    faces = sorted({f for e in records(document) if e["event"]["type"] == event["type"]
+                    for f in e["event"][field]}, key=repr)
+    forged = next(f for f in faces if f != event[field][0])
+    event[field][0] = forged
+    if kind[1] == "table":  # at a table the outcome is in the command: forge both
+        body = command["body"]
+        body[next(k for k in ("faces", "values") if k in body)][0] = forged
+    found = divergence(rechain(document))
+    assert found.version == entry["version"] and found.check == "events"
+
+
+def test_a_game_that_never_ended_cannot_claim_to_have_finished(running_games):
+    document = export(running_games[(CORSAIRS, "server")])
+    document["status"] = "finished"
+    found = divergence(document)
+    assert found.check == "status" and found.version == document["version"]
+
+
+def test_an_export_of_rules_the_verifier_lacks_is_unverifiable(finished_exports):
+    document = tampered(finished_exports[(CORSAIRS, "server")])
+    document["creation"]["ruleset_version"] = "0.0.1"
+    with pytest.raises(Unverifiable, match="0.0.1"):
+        verify(document)
+    with pytest.raises(Unverifiable):
+        verify({"format": "something else"})
