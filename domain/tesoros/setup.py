@@ -165,8 +165,10 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
            {"type": "EventsPlacedUnderAnchor", "count": len(in_play), "events": sorted(in_play),
             "out_of_game": sorted(set(events) - set(in_play)), "face_up": face_up,
             "shuffled_into_deck": opts["chaos_on_the_high_seas"]},
-           {"type": "CardsDealt", "hands": hands, "deck": deck},
-           {"type": "MapsRevealed", "maps": list(opened)}]
+           {"type": "CardsDealt", "hands": hands, "deck": deck}]
+    if opts["chaos_on_the_high_seas"]:  # [Variants] after dealing, the Event cards into the Play Deck
+        out.append({"type": "EventsShuffledIntoDeck", "events": sorted(in_play)})
+    out.append({"type": "MapsRevealed", "maps": list(opened)})
     if draw_off:
         out.append({"type": "DrawOffRevealed", "cards": draw_off})
     out.append({"type": "TurnStarted", "seat": first, "turn": 1})

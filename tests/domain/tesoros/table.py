@@ -9,6 +9,9 @@ from domain.tesoros import RULESET as R
 
 CARDS = sorted(c["id"] for c in R.default_content["playCards"])
 MAPS = ["MAP-tortuga", "MAP-puerto_viejo", "MAP-volcan"]
+# Hands not given are dealt from these, so that the Die cards stay in the deck for tests to draw.
+FILLER = ["CP-2", "CP-3", "CP-5", "CS-3", "CS-4", "MS-5", "LS-5", "WTP-1b", "WTP-2b", "SAB-2", "LS-3", "MS-3",
+          "WTP-3a", "SAB-3a", "CS-2", "LS-2", "MS-2", "SAB-1", "WTP-4", "MUT-2b"]
 
 
 class Table:
@@ -18,7 +21,7 @@ class Table:
             hands = {}
         if isinstance(hands, dict):  # fill the seats not given with cards nobody else holds
             given = {c for h in hands.values() for c in h}
-            spare = [c for c in CARDS if c not in given]
+            spare = [c for c in FILLER + CARDS if c not in given]
             full = []
             for i in range(n):
                 if i in hands:
