@@ -1,0 +1,43 @@
+"""Valeria: Card Kingdoms, first edition (2 to 5 players), from ../shared/rules/valeria-card-kingdoms-base.txt.
+
+Every rule of the base game is enforced: the center stacks, starters, resources and Dukes
+dealt; the Roll Phase with die-changing Domains; the Harvest with each die and the sum,
+on-turn and off-turn powers, doubles, the Thief first and the "take any one Resource" rule;
+the two actions (slay, recruit with its rising cost, build with its Role icons, take a
+resource) with Magic standing in for Gold or Strength; exhausted stacks; the three end
+conditions with equal turns; scoring with the Duke and the tie-break; the 5-player Resting
+player. Where the rulebook is silent Parley rules as docs/rulings.md records (VA-n from the
+rules notes, VP-n its own). Card data is content (content/schema.json) whose powers are
+written in the effect language of effects.py; the default set is invented reference content,
+labelled as not the printed cards. Hidden information: see view.py. Not supported (refused at
+creation): solo play, the mixed-Citizens variant, the second edition and every expansion.
+"""
+from __future__ import annotations
+
+from . import legal, rules, setup as _setup, state, view
+from .commands import COMMAND_SCHEMAS
+from .. import kit
+from ..ruleset import Status
+
+
+def status(s: state.ValeriaState) -> Status:
+    if s.finished:
+        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+    if not s.seats:
+        return Status(finished=False)
+    return Status(finished=False, to_move=rules.to_move(s), phase=s.phase)
+
+
+RULESET = kit.ruleset(
+    id=_setup.RULESET_ID,
+    version=_setup.RULESET_VERSION,
+    name="Valeria: Card Kingdoms",
+    min_players=2,
+    max_players=5,
+    summary="Dukes of Valeria roll for their Citizens' harvest, then slay Monsters, recruit Citizens and build "
+            "Domains; a secret Duke scores at the end. Most Victory Points when the Monsters or the Domains run "
+            "out or enough stacks are exhausted wins.",
+    table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
+    command_schemas=COMMAND_SCHEMAS,
+    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+)

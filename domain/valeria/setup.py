@@ -1,0 +1,222 @@
+"""Valeria: Card Kingdoms: creating a game. [BR p.4-5 Game Setup], [BR p.16 5-Player Variant]"""
+from __future__ import annotations
+
+from collections import Counter
+
+import jsonschema
+
+from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
+from ..ruleset import InvalidCreation, Rejected
+
+RULESET_ID = "valeria-card-kingdoms"
+RULESET_VERSION = "1.0.0"
+
+CONTENT_SCHEMA = load_json(__package__, "schema.json")
+DEFAULT_CONTENT = load_json(__package__, "reference.json")
+
+SLOTS = ([1], [2], [3], [4], [5], [6], [7], [8], [9, 10], [11, 12])  # [BR p.4] one Citizen type per number
+UNSUPPORTED = "Parley serves the first-edition base game only"
+
+OPTIONS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Valeria: Card Kingdoms options",
+    "description": "Which cards are used and the house rules. Each default is the rulebook or Parley's ruling; see docs/rulings.md.",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "citizen_types": {"type": ["array", "null"], "items": {"type": "string", "maxLength": 41}, "maxItems": 10,
+                          "default": None,
+                          "description": "[BR p.4] one Citizen type per activation number (1-8, 9/10, 11/12); null: the "
+                                         "first type the content lists for each"},
+        "monster_areas": {"type": ["array", "null"], "items": {"type": "string", "maxLength": 41}, "maxItems": 5,
+                          "default": None,
+                          "description": "[BR p.4] the 5 Monster Areas; null: the first five the content lists"},
+        "first_player": {"enum": [0, 1, 2, 3, 4, "random"], "default": "random",
+                         "description": "[BR p.5] the first player, chosen at random unless the table says"},
+        "duke_rounding": {"enum": ["per_type", "pooled"], "default": "per_type",
+                          "description": "VA-4: a Duke's '1 VP per N of each resource' floors each resource apart, or the pooled total"},
+        "expansions": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 10, "default": [],
+                       "description": "refused: no expansion is supported by this ruleset (Crimson Seas has its own)"},
+        "edition": {"type": "string", "maxLength": 30, "default": "first",
+                    "description": "refused unless 'first': the second edition is not supported"},
+        "variant": {"type": "string", "maxLength": 30, "default": "standard",
+                    "description": "refused unless 'standard': solo and mixed Citizens are not supported"},
+    },
+}
+
+TABLE_SETUP_SCHEMA = {
+    "type": "object",
+    "description": "Table chance only: what the table dealt [BR p.4-5].",
+    "required": ["domains", "dukes", "first_player"],
+    "additionalProperties": False,
+    "properties": {
+        "domains": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 5, "maxItems": 5,
+                    "description": "the Domain turned face up on each of the 5 Domain stacks, left to right"},
+        "dukes": {"type": "array", "minItems": 2, "maxItems": 5,
+                  "items": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 2, "maxItems": 2},
+                  "description": "the 2 Dukes dealt to each seat, in seat order"},
+        "first_player": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the seat chosen to go first"},
+    },
+}
+
+_options_validator = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+_content_validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA)
+_table_validator = jsonschema.Draft202012Validator(TABLE_SETUP_SCHEMA)
+
+
+def content_problems(content: dict) -> list[str]:
+    problems = []
+    if content["edition"] != "first":
+        problems.append(f"content.edition: {UNSUPPORTED}; '{content['edition']}' is not supported")
+    if content.get("expansions"):
+        problems.append(f"content.expansions: {UNSUPPORTED}; cards of {content['expansions']} are not supported")
+    ids = ([c["id"] for c in content["starters"]] + [c["id"] for c in content["citizens"]]
+           + [m["id"] for m in content["monsters"]] + [d["id"] for d in content["domains"]] + [d["id"] for d in content["dukes"]])
+    dup = [i for i, n in Counter(ids).items() if n > 1]
+    if dup:
+        problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
+    for slot in SLOTS:
+        if not any(c["activation"] == slot for c in content["citizens"]):
+            problems.append(f"content.citizens: no Citizen type for activation {'/'.join(map(str, slot))} [BR p.4]")
+    areas = Counter(m["area"] for m in content["monsters"])
+    if len(areas) < 5:
+        problems.append("content.monsters: at least 5 Monster Areas are needed [BR p.4]")
+    for area in areas:
+        base = sum(m["copies"] for m in content["monsters"] if m["area"] == area)
+        five = sum(m["five_player_copies"] for m in content["monsters"] if m["area"] == area)
+        if base != 5 or five != 1:
+            problems.append(f"content.monsters[{area}]: an Area has 5 Monsters and 1 with the 5-player icon [BR p.4, p.16]")
+        if area.startswith("domain_"):
+            problems.append(f"content.monsters[{area}]: an Area id may not start with 'domain_'")
+    if len(content["domains"]) < 20:
+        problems.append("content.domains: 5 stacks of 4 at 5 players need at least 20 Domains [BR p.16]")
+    if len(content["dukes"]) < 10:
+        problems.append("content.dukes: 2 Dukes for each of up to 5 players need at least 10 [BR p.5]")
+    return problems
+
+
+_reference_problems = _schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
+if _reference_problems:
+    raise RuntimeError(f"the reference content is broken: {_reference_problems}")
+
+
+def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
+    problems: list[str] = []
+    n = len(players)
+    if n == 1:
+        problems.append("players: solo play (the Dark Lord variant, BR p.16-18) is not supported; 2 to 5 players")
+    elif not 2 <= n <= 5:
+        problems.append(f"players: Valeria: Card Kingdoms is for 2 to 5 players, not {n}")
+    opts = dict(options or {})
+    problems += _schema_problems(_options_validator, opts, "options")
+    if content is None or content == DEFAULT_CONTENT:
+        content = DEFAULT_CONTENT
+    else:
+        errs = _schema_problems(_content_validator, content, "content")
+        problems += errs or content_problems(content)
+    if problems:
+        raise InvalidCreation(problems)
+    opts = with_defaults(opts, OPTIONS_SCHEMA)
+    if opts["expansions"]:
+        problems.append(f"options.expansions: {UNSUPPORTED}; {opts['expansions']} cannot be added "
+                        "(for Crimson Seas create a 'crimson-seas' game when that ruleset is served)")
+    if opts["edition"] != "first":
+        problems.append(f"options.edition: {UNSUPPORTED}; the '{opts['edition']}' edition is not supported")
+    if opts["variant"] != "standard":
+        problems.append(f"options.variant: the '{opts['variant']}' variant is not supported (solo and mixed Citizens are not)")
+    if isinstance(opts["first_player"], int) and opts["first_player"] >= n:
+        problems.append(f"options.first_player: there is no seat {opts['first_player']} among {n} players")
+    types = _citizen_types(content, opts, problems)
+    areas = _areas(content, opts, problems)
+    t = table_setup or {}
+    if chance.mode == "table":
+        if table_setup is None:
+            problems.append("setup: a table-chance game needs the Domains turned up, the Dukes dealt and the first player, in 'setup'")
+        else:
+            problems += _schema_problems(_table_validator, table_setup, "setup")
+            if not problems and len(t["dukes"]) != n:
+                problems.append(f"setup.dukes: two Dukes for each of the {n} seats")
+            if not problems and not t["first_player"] < n:
+                problems.append(f"setup.first_player: there is no seat {t['first_player']}")
+    elif table_setup is not None:
+        problems.append("setup: only a table-chance game says how the table was set up")
+    if problems:
+        raise InvalidCreation(problems)
+    five = n == 5
+    per_stack = 6 if five else 5
+    box, monsters, citizens = [], {}, {}
+    # [BR p.4] Monsters: highest Strength at the bottom; [BR p.16] the 5-player cards only at 5
+    for area in areas:
+        cards = []
+        for m in content["monsters"]:
+            if m["area"] != area:
+                continue
+            cards += [f"{m['id']}#{k}" for k in range(1, m["copies"] + 1)]
+            fives = [f"{m['id']}#{m['copies'] + k}" for k in range(1, m["five_player_copies"] + 1)]
+            (cards if five else box).extend(fives)
+        by = {m["id"]: m for m in content["monsters"]}
+        monsters[area] = sorted(cards, key=lambda c: (-by[c.split("#")[0]]["strength"], c))  # VA-3: ties by id
+    for m in content["monsters"]:
+        if m["area"] not in areas:
+            box += [f"{m['id']}#{k}" for k in range(1, m["copies"] + m["five_player_copies"] + 1)]
+    for c in content["citizens"]:
+        copies = [f"{c['id']}#{k}" for k in range(1, c["copies"] + 1)]
+        if c["id"] in types:
+            citizens[c["id"]] = copies[:per_stack]   # [BR p.4] remove 1 of 6 (none at 5 players)
+            box += copies[per_stack:]
+        else:
+            box += copies
+    domain_ids = sorted(d["id"] for d in content["domains"])
+    dukes = sorted(d["id"] for d in content["dukes"])
+    stacks = [f"domain_{k}" for k in range(1, 6)]
+    try:
+        # [BR p.4] deal 2 face down and 1 face up per Domain stack ([BR p.16] 3 + 1 at 5 players)
+        up = chance.pick(domain_ids, 5, t.get("domains"), "setup.domains")
+        # [BR p.5] deal 2 Dukes to each player
+        dealt = chance.pick(dukes, 2 * n, None if "dukes" not in t else [d for pair in t["dukes"] for d in pair], "setup.dukes")
+        if opts["first_player"] == "random":  # [BR p.5]
+            first = chance.pick(list(range(n)), 1, None if "first_player" not in t else [t["first_player"]], "setup.first_player")[0]
+        else:
+            first = opts["first_player"]
+    except Rejected as r:
+        raise InvalidCreation([r.detail]) from None
+    offers = [sorted(dealt[2 * i:2 * i + 2]) for i in range(n)]
+    starters = [[f"{s['id']}@{seat}" for s in content["starters"]] for seat in range(n)]
+    return [
+        {"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
+         "options": opts, "content": content, "content_key": content_key(content),
+         "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+        {"type": "CenterLaidOut", "monsters": monsters, "citizens": citizens,
+         "domains": dict(zip(stacks, up)), "face_down": {st: 3 if five else 2 for st in stacks},
+         "domain_pool": sorted(set(domain_ids) - set(up)), "box": sorted(box),
+         "exhausted": 2 * n},  # [BR p.4] 2 Exhausted cards per player
+        {"type": "KingdomsFounded", "starters": starters, "resources": dict(content["starting_resources"])},  # [BR p.4-5]
+        {"type": "DukesDealt", "offers": offers, "pool": sorted(set(dukes) - set(dealt))},
+        {"type": "FirstPlayerChosen", "seat": first},
+    ]
+
+
+def _citizen_types(content: dict, opts: dict, problems: list) -> list[str]:
+    by = {c["id"]: c for c in content["citizens"]}
+    chosen = opts["citizen_types"]
+    if chosen is None:
+        return [next(c["id"] for c in content["citizens"] if c["activation"] == slot) for slot in SLOTS]
+    unknown = [c for c in chosen if c not in by]
+    if unknown:
+        problems.append(f"options.citizen_types: no such Citizen types {unknown}")
+        return []
+    got = sorted((tuple(by[c]["activation"]) for c in chosen))
+    if got != sorted(tuple(s) for s in SLOTS):
+        problems.append("options.citizen_types: exactly one Citizen type for each of 1-8, 9/10 and 11/12 [BR p.4]")
+    return list(chosen)
+
+
+def _areas(content: dict, opts: dict, problems: list) -> list[str]:
+    known = list(dict.fromkeys(m["area"] for m in content["monsters"]))
+    chosen = opts["monster_areas"]
+    if chosen is None:
+        return known[:5]
+    if len(chosen) != 5 or len(set(chosen)) != 5 or not set(chosen) <= set(known):
+        problems.append(f"options.monster_areas: 5 different Areas among {known} [BR p.4]")
+        return []
+    return list(chosen)

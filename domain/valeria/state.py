@@ -1,0 +1,340 @@
+"""Valeria: Card Kingdoms: the state of a game and evolve(), which applies one event.
+
+evolve never checks and never draws: every choice and outcome is in the event (rules.py).
+Face-down Domains and the Dukes nobody holds are kept as sorted pools (`domain_pool`,
+`duke_pool`): their order is nobody's, so the state holds none; a Domain is chosen from the
+pool when one is flipped face up (server seed or table, in decide). Each copy of a card has
+its own id: `<type>#<k>` for Citizens and Monsters, `<starter>@<seat>` for Starters.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+
+from ..kit import shallow as _shallow
+from .effects import RESOURCES
+
+
+@dataclass
+class Seat:
+    name: str
+    gold: int = 0
+    strength: int = 0
+    magic: int = 0
+    vp: int = 0
+    citizens: list = field(default_factory=list)   # Starters and Citizens, in the order gained
+    domains: list = field(default_factory=list)
+    victory: list = field(default_factory=list)    # slain Monsters
+    duke: str | None = None
+    offer: list = field(default_factory=list)      # the two Dukes dealt, until one is kept
+
+
+@dataclass
+class ValeriaState:
+    seats: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    content: dict = field(default_factory=dict)
+    content_key: str = ""
+    chance_mode: str = ""
+    commitment: str | None = None
+    monsters: dict = field(default_factory=dict)     # area -> cards, last = top
+    citizens: dict = field(default_factory=dict)     # citizen type -> cards, last = top
+    domains: dict = field(default_factory=dict)      # domain_1..5 -> {"up": card | None, "down": n}
+    domain_pool: list = field(default_factory=list)  # every Domain not face up or taken (face down or boxed)
+    duke_pool: list = field(default_factory=list)    # Dukes not held and not offered
+    box: list = field(default_factory=list)          # set aside at setup, public
+    banished: list = field(default_factory=list)
+    exhausted_pile: int = 0
+    exhausted: list = field(default_factory=list)    # Center positions that are exhausted
+    phase: str = "setup"        # dukes | roll | harvest | action | over
+    first: int = 0
+    active: int = 0
+    turn: int = 0
+    resting: int | None = None
+    dice: list | None = None
+    changers_used: list = field(default_factory=list)
+    items: list = field(default_factory=list)        # harvest activations still to resolve
+    next_item: int = 0
+    pending: list = field(default_factory=list)      # rewards the active player still resolves
+    actions_left: int = 0
+    end_triggered: bool = False
+    finished: bool = False
+    result: dict | None = None
+    seed: str | None = None
+
+    def card(self, card_id: str) -> dict:
+        return _cards(self.content_key)[card_id.split("#")[0].split("@")[0]]
+
+    def top(self, stack: str) -> str | None:
+        if stack in self.domains:
+            return self.domains[stack]["up"]
+        pile = self.monsters.get(stack) or self.citizens.get(stack)
+        return pile[-1] if pile else None
+
+    def stack_kind(self, stack: str) -> str | None:
+        if stack in self.monsters:
+            return "monster"
+        if stack in self.citizens:
+            return "citizen"
+        if stack in self.domains:
+            return "domain"
+        return None
+
+    def takeable(self, kind: str, max_cost: int | None) -> list[str]:
+        """The Center stacks whose top card of that kind may be taken free [BR p.6 '≤']."""
+        stacks = self.citizens if kind == "citizen" else self.domains
+        out = []
+        for st in stacks:
+            top = self.top(st)
+            if top is not None and (max_cost is None or self.card(top)["cost"] <= max_cost):
+                out.append(st)
+        return out
+
+    def clone(self) -> "ValeriaState":
+        new = _shallow(self)
+        new.seats = []
+        for seat in self.seats:
+            c = _shallow(seat)
+            for name in ("citizens", "domains", "victory", "offer"):
+                setattr(c, name, list(getattr(seat, name)))
+            new.seats.append(c)
+        new.monsters = {k: list(v) for k, v in self.monsters.items()}
+        new.citizens = {k: list(v) for k, v in self.citizens.items()}
+        new.domains = {k: dict(v) for k, v in self.domains.items()}
+        for name in ("domain_pool", "duke_pool", "box", "banished", "exhausted", "changers_used", "items", "pending"):
+            setattr(new, name, list(getattr(self, name)))
+        new.dice = list(self.dice) if self.dice is not None else None
+        return new
+
+
+_CONTENTS: dict[str, dict] = {}
+
+
+def remember(key: str, content: dict) -> None:
+    _CONTENTS.setdefault(key, content)
+
+
+@lru_cache(maxsize=256)
+def _cards(key: str) -> dict:
+    c = _CONTENTS[key]
+    out = {}
+    for kind, part in (("starter", "starters"), ("citizen", "citizens"), ("monster", "monsters"),
+                       ("domain", "domains"), ("duke", "dukes")):
+        for card in c[part]:
+            out[card["id"]] = {**card, "kind": kind}
+    return out
+
+
+def initial_state() -> ValeriaState:
+    return ValeriaState()
+
+
+def dump_state(state: ValeriaState) -> dict:
+    return asdict(state)
+
+
+def load_state(data: dict) -> ValeriaState:
+    data = copy.deepcopy(data)
+    data["seats"] = [Seat(**s) for s in data["seats"]]
+    s = ValeriaState(**data)
+    if s.content_key:
+        remember(s.content_key, s.content)
+    return s
+
+
+def evolve(state: ValeriaState, event: dict) -> ValeriaState:
+    handler = _HANDLERS.get(event["type"])
+    if handler is not None:
+        handler(state, event)
+    return state
+
+
+def _add(s, seat, got: dict, sign: int = 1) -> None:
+    me = s.seats[seat]
+    for r, n in got.items():
+        setattr(me, r, getattr(me, r) + sign * n)
+
+
+def _remove_top(s, stack: str, card: str) -> None:
+    if stack in s.domains:
+        s.domains[stack]["up"] = None
+    else:
+        (s.monsters.get(stack) if stack in s.monsters else s.citizens[stack]).pop()
+
+
+def _game_set_up(s, e):
+    s.seats = [Seat(name=p) for p in e["players"]]
+    s.options = e["options"]
+    s.content = e["content"]
+    s.content_key = e["content_key"]
+    remember(s.content_key, s.content)
+    s.chance_mode = e["chance"]["mode"]
+    s.commitment = e["chance"]["commitment"]
+
+
+def _center_laid_out(s, e):
+    s.monsters = {k: list(v) for k, v in e["monsters"].items()}
+    s.citizens = {k: list(v) for k, v in e["citizens"].items()}
+    s.domains = {k: {"up": up, "down": e["face_down"][k]} for k, up in e["domains"].items()}
+    s.domain_pool = list(e["domain_pool"]) if isinstance(e["domain_pool"], list) else []
+    s.box = list(e["box"])
+    s.exhausted_pile = e["exhausted"]
+
+
+def _kingdoms_founded(s, e):
+    for seat, cards in enumerate(e["starters"]):
+        s.seats[seat].citizens = list(cards)
+        _add(s, seat, e["resources"])
+
+
+def _dukes_dealt(s, e):
+    for seat, offer in enumerate(e["offers"]):
+        s.seats[seat].offer = list(offer) if isinstance(offer, list) else []
+    s.duke_pool = list(e["pool"]) if isinstance(e["pool"], list) else []
+    s.phase = "dukes"
+
+
+def _first_player_chosen(s, e):
+    s.first = e["seat"]
+
+
+def _duke_kept(s, e):
+    me = s.seats[e["seat"]]
+    me.duke = e.get("duke", "hidden")
+    if "returned" in e:
+        s.duke_pool = sorted(s.duke_pool + [e["returned"]])
+    me.offer = []
+
+
+def _turn_started(s, e):
+    s.active = e["seat"]
+    s.turn = e["turn"]
+    s.resting = e["resting"]
+    s.phase = "roll"
+    s.dice = None
+    s.changers_used = []
+    s.items = []
+    s.pending = []
+    s.actions_left = 0
+
+
+def _dice_rolled(s, e):
+    s.dice = list(e["dice"])
+
+
+def _die_changed(s, e):
+    s.dice[e["die"]] = e["to"]
+    s.changers_used.append(e["domain"])
+
+
+def _harvest_began(s, e):
+    s.phase = "harvest"
+    s.items = [dict(i) for i in e["items"]]
+
+
+def _activation_resolved(s, e):
+    s.items = [i for i in s.items if i["id"] != e["item"]]
+
+
+def _gained(s, e):
+    _add(s, e["seat"], e["gained"])
+
+
+def _paid(s, e):
+    _add(s, e["seat"], e["paid"], -1)
+
+
+def _taken(s, e):
+    _add(s, e["from"], {e["resource"]: e["amount"]}, -1)
+    _add(s, e["seat"], {e["resource"]: e["amount"]})
+
+
+def _card_gained(s, e):
+    _remove_top(s, e["stack"], e["card"])
+    me = s.seats[e["seat"]]
+    if "paid" in e:
+        _add(s, e["seat"], e["paid"], -1)
+    kind = s.card(e["card"])["kind"]
+    (me.victory if kind == "monster" else me.domains if kind == "domain" else me.citizens).append(e["card"])
+
+
+def _card_banished(s, e):
+    _remove_top(s, e["stack"], e["card"])
+    s.banished.append(e["card"])
+
+
+def _domain_revealed(s, e):
+    st = s.domains[e["stack"]]
+    st["up"] = e["card"]
+    st["down"] -= 1
+    if e["card"] in s.domain_pool:
+        s.domain_pool.remove(e["card"])
+
+
+def _stack_exhausted(s, e):
+    s.exhausted.append(e["stack"])
+    if e["card_placed"]:
+        s.exhausted_pile -= 1
+
+
+def _action_phase_began(s, e):
+    s.phase = "action"
+    s.items = []
+    s.actions_left = e["actions"]
+
+
+def _action_taken(s, e):
+    s.actions_left -= 1
+
+
+def _reward_awaited(s, e):
+    s.pending.append({"source": e["source"], "effect": e["effect"]})
+
+
+def _reward_resolved(s, e):
+    s.pending.pop(0)
+
+
+def _turn_ended(s, e):
+    s.end_triggered = s.end_triggered or e["end_triggered"]
+    s.phase = "end"
+
+
+def _game_ended(s, e):
+    s.finished = True
+    s.phase = "over"
+    s.result = e["result"]
+    s.seed = e.get("seed")
+    for seat, duke in enumerate(e["dukes"]):
+        s.seats[seat].duke = duke
+
+
+_HANDLERS = {
+    "GameSetUp": _game_set_up,
+    "CenterLaidOut": _center_laid_out,
+    "KingdomsFounded": _kingdoms_founded,
+    "DukesDealt": _dukes_dealt,
+    "FirstPlayerChosen": _first_player_chosen,
+    "DukeKept": _duke_kept,
+    "TurnStarted": _turn_started,
+    "DiceRolled": _dice_rolled,
+    "DieChanged": _die_changed,
+    "HarvestBegan": _harvest_began,
+    "ActivationResolved": _activation_resolved,
+    "Gained": _gained,
+    "Paid": _paid,
+    "Taken": _taken,
+    "CardGained": _card_gained,
+    "CardBanished": _card_banished,
+    "DomainRevealed": _domain_revealed,
+    "StackExhausted": _stack_exhausted,
+    "ActionPhaseBegan": _action_phase_began,
+    "ActionTaken": _action_taken,
+    "RewardAwaited": _reward_awaited,
+    "RewardResolved": _reward_resolved,
+    "TurnEnded": _turn_ended,
+    "GameEnded": _game_ended,
+}
+
+assert set(RESOURCES) <= set(Seat.__dataclass_fields__)

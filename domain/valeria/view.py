@@ -1,0 +1,86 @@
+"""Valeria: Card Kingdoms: what each seat may see.
+
+Everything is face up but the Dukes [BR p.15: "Your Duke is kept secret during the game"]:
+each player sees the two dealt to them and the one they keep; nobody else sees either until
+the game ends, when every Duke is revealed for scoring. The face-down Domains and the Dukes
+nobody holds are nobody's: only their counts are shown (the arbiter sees the pools).
+"""
+from __future__ import annotations
+
+from ..ruleset import ARBITER
+from .rules import moment, points, to_move
+from .state import ValeriaState
+
+
+def _sees(viewer, seat) -> bool:
+    return viewer == ARBITER or viewer == seat
+
+
+def view(s: ValeriaState, viewer) -> dict:
+    if not s.seats:
+        return {}
+    seats = []
+    for i, x in enumerate(s.seats):
+        seat = {"seat": i, "name": x.name, "gold": x.gold, "strength": x.strength, "magic": x.magic,
+                "victory_point_tokens": x.vp, "citizens": list(x.citizens), "domains": list(x.domains),
+                "victory": list(x.victory), "has_kept_duke": x.duke is not None}
+        if s.finished or _sees(viewer, i):
+            seat["duke"] = x.duke
+            seat["duke_offer"] = list(x.offer)
+        if s.finished:
+            seat["points"] = points(s, i)
+        seats.append(seat)
+    out = {
+        "seats": seats,
+        "phase": s.phase,
+        "turn": s.turn,
+        "first_player": s.first,
+        "active": s.active,
+        "resting": s.resting,
+        "to_move": to_move(s),
+        "awaiting": moment(s),
+        "dice": s.dice,
+        "values": None if s.dice is None else [s.dice[0], s.dice[1], sum(s.dice)],
+        "domains_used_this_roll": list(s.changers_used),
+        "harvest": [dict(i) for i in s.items],
+        "pending_rewards": [dict(p) for p in s.pending],
+        "actions_left": s.actions_left,
+        "monster_stacks": {k: list(v) for k, v in s.monsters.items()},
+        "citizen_stacks": {k: list(v) for k, v in s.citizens.items()},
+        "domain_stacks": {k: dict(v) for k, v in s.domains.items()},
+        "face_down_domains": len(s.domain_pool),
+        "dukes_unseen": len(s.duke_pool),
+        "exhausted_stack": s.exhausted_pile,
+        "exhausted_positions": list(s.exhausted),
+        "set_aside": list(s.box),
+        "banished": list(s.banished),
+        "end_triggered": s.end_triggered,
+        "result": s.result,
+        "options": s.options,
+        "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
+    }
+    if viewer == ARBITER:
+        out["domain_pool"] = list(s.domain_pool)
+        out["duke_pool"] = list(s.duke_pool)
+    return out
+
+
+def redact(event: dict, viewer) -> dict:
+    if viewer == ARBITER:
+        return event
+    t = event["type"]
+    if t == "CenterLaidOut":
+        return {**event, "domain_pool": len(event["domain_pool"])}
+    if t == "DukesDealt":
+        return {"type": t, "offers": [o if viewer == i else len(o) for i, o in enumerate(event["offers"])],
+                "pool": len(event["pool"])}
+    if t == "DukeKept" and viewer != event["seat"]:
+        return {"type": t, "seat": event["seat"]}
+    return event
+
+
+def redact_command(command: dict, actor: int, viewer) -> dict:
+    """The Duke kept is its keeper's secret."""
+    if _sees(viewer, actor) or command.get("type") != "keep_duke":
+        return command
+    return {k: v for k, v in command.items() if k != "duke"}
