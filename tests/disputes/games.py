@@ -12,7 +12,7 @@ from tests.playouts.test_league_playouts import sailor
 
 ARBITER_TOKEN = "arbiter-" + "x" * 40
 ARBITER = bearer(ARBITER_TOKEN)
-CORSAIRS, LEAGUE = "corsairs-of-valeria", "league-of-pirates"
+CORSAIRS, LEAGUE, TESOROS = "corsairs-of-valeria", "league-of-pirates", "tesoros-del-rey-pirata"
 TABLE_SETUP = {CORSAIRS: {"captains": ["HOOK", "BONES"],
                           "track": [{"tile": "T1", "side": "A"}, {"tile": "T2", "side": "B"},
                                     {"tile": "T3", "side": "A"}]}}

@@ -7,7 +7,7 @@ import pytest
 
 from disputes.verify import Unverifiable, verify
 from tests.disputes.conftest import KINDS
-from tests.disputes.games import CORSAIRS, export, rechain, records, tampered
+from tests.disputes.games import CORSAIRS, LEAGUE, export, rechain, records, tampered
 
 SERVER_KINDS = [k for k in KINDS if k[1] == "server"]
 ROLLS = {"DiceRolled": "rolled", "DiceThrown": "values"}  # Corsairs, League
@@ -129,7 +129,9 @@ def test_a_deleted_command_renumbered_and_re_chained_is_refuted_by_the_rules(fin
         for entry in command["events"]:
             entry["version"] -= len(gone["events"])
     found = divergence(rechain(document))
-    assert found.version == start and found.check in ("events", "rules")
+    # Found where the log stops being the game the seed and the rules make: at the gap, or
+    # at the first later command whose outcome the shifted chance position changes.
+    assert found.version >= start and found.check in ("events", "rules")
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=ids)
@@ -162,7 +164,7 @@ def test_a_wrong_seed_is_found_against_the_commitment(finished_exports, kind):
     assert (found.version, found.check) == (1, "seed")
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=ids)
+@pytest.mark.parametrize("kind", [k for k in KINDS if k[0] in (CORSAIRS, LEAGUE)], ids=ids)
 def test_a_forged_roll_re_chained_is_refuted_at_its_version(finished_exports, kind):
     document = tampered(finished_exports[kind])
     for command in document["commands"][5:]:
