@@ -6,7 +6,7 @@ without their outcome fields ('dice', 'revealed'); table_inputs() says what may 
 from __future__ import annotations
 
 from .effects import RESOURCES, options
-from .rules import ACTIONS, die_changes, first_items, open_commands, payment, price, roles_met, to_move
+from .rules import ACTIONS, die_changes, first_items, open_commands, price, roles_met, to_move
 from .state import ValeriaState
 
 
@@ -33,8 +33,10 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
             if s.top(st) is None or (action == "build" and not roles_met(s, seat, s.top(st))):
                 continue
             p = price(s, seat, action, st)
-            for m in range(0, max(1, p["amount"])):
-                if payment(s, seat, action, st, m) is not None:
+            me = s.seats[seat]
+            main = getattr(me, p["main"])
+            for m in range(0, max(1, p["amount"])):  # the same arithmetic as rules.payment
+                if main >= p["amount"] - m and me.magic >= p["magic"] + m:
                     out.append({"type": action, "stack": st, "magic": m})
     out += [{"type": "gain_resource", "resource": r} for r in RESOURCES]
     assert set(c["type"] for c in out) <= set(ACTIONS)

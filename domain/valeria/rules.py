@@ -266,8 +266,9 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
 
 
 def _match(s, seat, effect, choice, rule):
+    want = json.dumps(choice, sort_keys=True)  # strictly: 0 is not false
     for opt in options(s, seat, effect):
-        if opt[0] == choice:
+        if json.dumps(opt[0], sort_keys=True) == want:
             return opt
     raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now "
                    f"(send 'choice' as one of: {[o[0] for o in options(s, seat, effect)][:12]}).")

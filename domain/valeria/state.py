@@ -64,7 +64,7 @@ class ValeriaState:
     seed: str | None = None
 
     def card(self, card_id: str) -> dict:
-        return _cards(self.content_key)[card_id.split("#")[0].split("@")[0]]
+        return _card(self.content_key, card_id)
 
     def top(self, stack: str) -> str | None:
         if stack in self.domains:
@@ -113,6 +113,11 @@ _CONTENTS: dict[str, dict] = {}
 
 def remember(key: str, content: dict) -> None:
     _CONTENTS.setdefault(key, content)
+
+
+@lru_cache(maxsize=65536)
+def _card(key: str, card_id: str) -> dict:
+    return _cards(key)[card_id.split("#")[0].split("@")[0]]
 
 
 @lru_cache(maxsize=256)
