@@ -1,0 +1,606 @@
+"""Chrono Corsairs: CCEL, the effect language of every plan, anomaly, tile, cave, event token
+and artifact (../shared/rules/notes/tesoros-and-chrono.md B5.3), and its one interpreter.
+
+No card is special-cased: a program is JSON, run step by step on a stack of frames kept in
+the state (state.frames). A frame is one list of nodes with its context: the actor (who
+resolves it), `here` (the tile of a reward or token), bound variables, the resolution unit
+(for "each event token can only happen once each time a plan card resolves", CA-13),
+whether its steps are optional (plans and artifacts: [Phase 3] "you may choose to forgo parts
+of it"; anomalies, tokens and rewards: no, CA-20) and the pirates whose move triggered a token.
+
+A step that needs the actor to choose (which pirate moves where, which option, which terrain)
+stops the interpreter: options(s) lists every legal answer, and the actor sends one as
+do_step (or skip_step, where the step may be forgone). A step with nothing to choose runs on
+its own, or, when optional, waits for do_step {} or skip_step.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .state import HARBOR, KINDS, MAT, STAGES, TIMES, WATER, ChronoState
+
+PHASE3 = "Phase 3: Run the Loop"
+CONTROL = ("seq", "choice", "if", "repeat", "forEachSpace", "forEachPlayer", "bind")
+
+
+# -- the board --------------------------------------------------------------------------
+
+@lru_cache(maxsize=64)
+def _graph(key: str, board_json: str):
+    import json
+    board = json.loads(board_json)
+    adj = {sp["id"]: set() for sp in board["spots"]}
+    adj[HARBOR] = set(board["harbor"])
+    for a, b in board["edges"]:
+        adj[a].add(b)
+        adj[b].add(a)
+    for x in board["harbor"]:
+        adj[x].add(HARBOR)
+    return {k: tuple(sorted(v)) for k, v in adj.items()}
+
+
+def neighbors(s: ChronoState) -> dict:
+    import json
+    return _graph(s.content_key, json.dumps(s.content["board"], sort_keys=True))
+
+
+def places(s: ChronoState) -> list[str]:
+    """Every board space, in resolution order, then the Harbor."""
+    return list(s.content["board"]["resolutionOrder"]) + [HARBOR]
+
+
+def region(s: ChronoState, spot: str) -> str:
+    if spot == HARBOR:
+        return "harbor"
+    return next(sp["region"] for sp in s.content["board"]["spots"] if sp["id"] == spot)
+
+
+def terrain(s: ChronoState, spot: str) -> str | None:
+    if spot == HARBOR:
+        return None
+    if region(s, spot) == "cave":
+        return "cave"
+    return s.tiles[s.spots[spot]]["terrain"]
+
+
+def stage_index(s: ChronoState) -> int:
+    return STAGES.index(s.content["vortex"]["stages"][s.storm])
+
+
+def count(s: ChronoState, seat: int, kind: str, place: str) -> int:
+    if kind == "pirate":
+        return sum(s.seats[seat].pieces[k].get(place, 0) for k in KINDS)
+    return s.seats[seat].pieces[kind].get(place, 0)
+
+
+def ranking(s: ChronoState, place: str) -> list[int]:
+    """Seats with pirates there, most first; [Gameplay in Detail] the higher Flag wins ties."""
+    present = [seat for seat in s.flag if count(s, seat, "pirate", place) > 0]
+    return sorted(present, key=lambda seat: (-count(s, seat, "pirate", place), s.flag.index(seat)))
+
+
+# -- selectors and conditions ------------------------------------------------------------
+
+def _var(f: dict, name: str):
+    return f["vars"].get(name[1:])
+
+
+def spaces(s: ChronoState, f: dict, sel) -> list[str]:
+    every = places(s)
+    if isinstance(sel, str):
+        if sel == "here":
+            return [f["here"]] if f.get("here") else []
+        if sel == "harbor":
+            return [HARBOR]
+        if sel == "board":
+            return every
+        if sel == "tiles":
+            return every[:-1]
+        if sel.startswith("$"):
+            v = _var(f, sel)
+            return [v] if v in every else []
+        return []
+    if "terrain" in sel:
+        wanted = {(_var(f, t) if t.startswith("$") else t) for t in sel["terrain"]}
+        return [p for p in every[:-1] if terrain(s, p) in wanted]
+    if "region" in sel:
+        return [p for p in every if region(s, p) == sel["region"]]
+    if "adjacentTo" in sel:
+        around = set()
+        for p in spaces(s, f, sel["adjacentTo"]):
+            around.update(neighbors(s)[p])
+        return [p for p in every if p in around]
+    if "containing" in sel:
+        who = sel["containing"]
+        need = who.get("n", 1) if isinstance(who.get("n", 1), int) else 1
+        return [p for p in every if sum(x[3] for x in pirates(s, f, {**who, "at": {"id": p}})) >= need]
+    if "id" in sel:
+        return [sel["id"]] if sel["id"] in every else []
+    if "and" in sel:
+        out = every
+        for part in sel["and"]:
+            keep = set(spaces(s, f, part))
+            out = [p for p in out if p in keep]
+        return out
+    if "or" in sel:
+        keep = set()
+        for part in sel["or"]:
+            keep.update(spaces(s, f, part))
+        return [p for p in every if p in keep]
+    if "not" in sel:
+        drop = set(spaces(s, f, sel["not"]))
+        return [p for p in every if p not in drop]
+    return []
+
+
+def owners(s: ChronoState, f: dict, owner: str) -> list[int]:
+    actor = f["actor"]
+    if owner == "self":
+        return [actor]
+    if owner == "enemy":
+        return [x for x in range(len(s.seats)) if x != actor]
+    return list(range(len(s.seats)))
+
+
+def pirates(s: ChronoState, f: dict, who: dict) -> list[tuple[int, str, str, int]]:
+    """(seat, kind, place, how many) for the pirates a selector names; never the water or a
+    mat (CR-49). With `entering`, only the pirates whose move triggered this token."""
+    kinds = KINDS if who.get("kind", "pirate") == "pirate" else (who["kind"],)
+    at = spaces(s, f, who.get("at", "board"))
+    out = []
+    for seat in owners(s, f, who.get("owner", "self")):
+        for kind in kinds:
+            for p in at:
+                n = count(s, seat, kind, p)
+                if who.get("entering"):
+                    n = min(n, (f.get("entering") or {}).get(str(seat), {}).get(kind, 0)) if p == f.get("here") else 0
+                if n:
+                    out.append((seat, kind, p, n))
+    return out
+
+
+def holds(s: ChronoState, f: dict, cond: dict) -> bool:
+    if "and" in cond:
+        return all(holds(s, f, c) for c in cond["and"])
+    if "or" in cond:
+        return any(holds(s, f, c) for c in cond["or"])
+    if "not" in cond:
+        return not holds(s, f, cond["not"])
+    if "majority" in cond:
+        m = cond["majority"]
+        seat = f["actor"] if m.get("player", "actor") == "actor" else _var(f, m["player"])
+        where = spaces(s, f, m["space"])
+        if not where:
+            return False
+        order = ranking(s, where[0])
+        if not order or order[0] != seat:
+            return False
+        if not s.options["flag_breaks_condition_ties"] and len(order) > 1:   # CA-12
+            return count(s, order[0], "pirate", where[0]) > count(s, order[1], "pirate", where[0])
+        return True
+    if "count" in cond:
+        c = cond["count"]
+        n = sum(x[3] for x in pirates(s, f, c["of"]))
+        return {">=": n >= c["value"], "==": n == c["value"], "<=": n <= c["value"]}[c["op"]]
+    if "stageAtLeast" in cond:
+        return stage_index(s) >= STAGES.index(cond["stageAtLeast"])
+    if "timeIs" in cond:
+        return s.time is not None and TIMES[s.time] == cond["timeIs"]
+    if "has" in cond:
+        (what, n), = cond["has"].items()
+        seat = s.seats[f["actor"]]
+        have = {"doubloons": seat.doubloons, "timeGems": seat.gems, "artifacts": len(seat.artifacts)}[what]
+        return have >= n
+    return False
+
+
+# -- the current decision ----------------------------------------------------------------
+
+def frame(s: ChronoState) -> dict | None:
+    return s.frames[-1] if s.frames else None
+
+
+def node(s: ChronoState) -> dict | None:
+    f = frame(s)
+    return f["ops"][f["i"]] if f and f["i"] < len(f["ops"]) else None
+
+
+def optional(f: dict, n: dict) -> bool:
+    if "choice" in n or "bind" in n:
+        return n.get("optional", f["optional"])
+    return n.get("optional", f["optional"])
+
+
+def _reachable(s: ChronoState, f: dict, start: str, to, steps: int, adjacency: str) -> bool:
+    """Can a piece at start still end where `to` allows within `steps` more moves (CA-38)?"""
+    goal = set(spaces(s, f, to))
+    frontier = {start}
+    for _ in range(steps):
+        nxt = set()
+        for p in frontier:
+            nxt.update(_destinations(s, p, adjacency))
+        if nxt & goal:
+            return True
+        frontier = nxt
+    return False
+
+
+def _destinations(s: ChronoState, p: str, adjacency: str) -> list[str]:
+    if adjacency == "any":
+        return [x for x in places(s) if x != p]
+    return list(neighbors(s)[p])
+
+
+def at_rest(s: ChronoState, f: dict, n: dict) -> bool:
+    """A move may stop here: no piece is half-way to a destination it must reach."""
+    prog = f.get("progress") or {}
+    return not prog.get("at") or "to" not in n or prog["at"] in spaces(s, f, n["to"])
+
+
+def options(s: ChronoState) -> list[dict] | None:
+    """Every legal do_step body (without "type") for the current node; None: nothing to choose."""
+    f, n = frame(s), node(s)
+    if n is None:
+        return None
+    if "choice" in n:
+        return [{"option": i} for i in range(len(n["choice"]["options"]))]
+    if "bind" in n:
+        b = n["bind"]
+        among = b["among"] if isinstance(b["among"], list) else spaces(s, f, b["among"])
+        return [{"value": v} for v in among]
+    op = n.get("op")
+    prog = f.get("progress") or {}
+    if op == "move":
+        return _move_options(s, f, n, prog)
+    if op == "moveAll":
+        return _move_all_options(s, f, n)
+    if op in ("kill", "loseToStorm") and n["who"].get("n", 1) != "all":
+        return [{"owner": seat, "kind": kind, "at": p} for seat, kind, p, _ in pirates(s, f, n["who"])]
+    if op == "lose" and n.get("artifacts"):
+        return [{"artifact": a} for a in s.seats[f["actor"]].artifacts]
+    if op == "advanceCube" and n.get("track", "stable") == "choice":
+        seat = s.seats[f["actor"]]
+        return [{"track": t} for t in ("stable", "unstable")
+                if seat.cubes[t] < len(s.content["shipMat"][t + "Track"]) - 1]
+    if op == "rearrangePlans":
+        mat = s.seats[f["actor"]].mat
+        return [{"from": a, "to": b} for a in TIMES for b in TIMES if a != b and mat[a] is not None]
+    return None
+
+
+def _move_options(s, f, n, prog) -> list[dict]:
+    kinds = KINDS if n.get("piece", "officer") == "pirate" else (n.get("piece", "officer"),)
+    steps = n.get("steps", 1)
+    adjacency = n.get("adjacency", "adjacent")
+    out = []
+    if prog.get("at"):
+        starts = [(prog["owner"], prog["kind"], prog["at"])]
+        left = steps - prog["taken"]
+    else:
+        allowed = set(spaces(s, f, n["from"])) if "from" in n else None
+        starts = [(seat, kind, p) for seat, kind, p, _ in
+                  pirates(s, f, {"owner": n.get("owner", "self"), "kind": n.get("piece", "officer"), "at": "board"})
+                  if kind in kinds and (allowed is None or p in allowed)]
+        left = steps
+    for seat, kind, p in starts:
+        if count(s, seat, kind, p) == 0:
+            continue
+        carry = kind == "officer" and n.get("carry", n.get("piece", "officer") == "officer")
+        for dest in _destinations(s, p, adjacency):
+            if "to" in n:
+                ok = dest in spaces(s, f, n["to"]) or _reachable(s, f, dest, n["to"], left - 1, adjacency)
+                if not ok:
+                    continue
+            base = {"owner": seat, "kind": kind, "from": p, "to": dest}
+            if carry:
+                for o in range(count(s, seat, "officer", p)):
+                    for c in range(count(s, seat, "crew", p) + 1):
+                        out.append({**base, "carry": {"officer": o, "crew": c}})
+            else:
+                out.append(base)
+    return out
+
+
+def _move_all_options(s, f, n) -> list[dict]:
+    who = n["who"]
+    out = []
+    for src in places(s):
+        if not pirates(s, f, {**who, "at": {"id": src}}):
+            continue
+        g = {**f, "vars": {**f["vars"], "source": src}}
+        dests = spaces(s, g, n["to"])
+        if n.get("adjacency", "adjacent") == "adjacent":
+            near = set(neighbors(s)[src])
+            dests = [d for d in dests if d in near]
+        out += [{"from": src, "to": d} for d in dests if d != src]
+    return out
+
+
+def actor(s: ChronoState) -> int | None:
+    f = frame(s)
+    return f["actor"] if f else None
+
+
+# -- running programs --------------------------------------------------------------------
+
+def new_frame(s: ChronoState, ops: list, actor: int, *, optional: bool, here: str | None = None,
+              vars: dict | None = None, entering: dict | None = None, unit: int | None = None) -> dict:
+    if unit is None:
+        s.units += 1
+        unit = s.units
+    return {"ops": list(ops), "i": 0, "actor": actor, "here": here, "vars": dict(vars or {}),
+            "unit": unit, "optional": optional, "entering": entering, "progress": None}
+
+
+def _child(f: dict, ops: list, **changes) -> dict:
+    return {**f, "ops": list(ops), "i": 0, "progress": None, "vars": dict(f["vars"]), **changes}
+
+
+def run(d) -> bool:
+    """Run until a decision is needed (False) or every frame is finished (True)."""
+    s = d.s
+    while s.frames:
+        f = s.frames[-1]
+        if f["i"] >= len(f["ops"]):
+            s.frames.pop()
+            continue
+        n = f["ops"][f["i"]]
+        if "seq" in n:
+            f["i"] += 1
+            s.frames.append(_child(f, n["seq"]))
+            continue
+        if "if" in n:
+            f["i"] += 1
+            branch = n["then"] if holds(s, f, n["if"]) else n.get("else")
+            if branch is not None:
+                s.frames.append(_child(f, [branch]))
+            continue
+        if "repeat" in n:
+            f["i"] += 1
+            s.frames.append(_child(f, [n["repeat"]["do"]] * n["repeat"]["n"]))
+            continue
+        if "forEachSpace" in n:
+            f["i"] += 1
+            fe = n["forEachSpace"]
+            chosen = []
+            for p in spaces(s, f, fe["spaces"]):
+                g = {**f, "vars": {**f["vars"], "space": p}}
+                if "where" not in fe or holds(s, g, fe["where"]):
+                    chosen.append(p)
+            for p in reversed(chosen):
+                s.frames.append(_child(f, [fe["do"]], vars={**f["vars"], "space": p}))
+            continue
+        if "forEachPlayer" in n:
+            f["i"] += 1
+            fp = n["forEachPlayer"]
+            who = [x for x in s.flag if fp["players"] == "all" or x != f["actor"]]
+            for seat in reversed(who):    # CA-34: in Flag order
+                s.frames.append(_child(f, [fp["do"]], actor=seat))
+            continue
+        opts = options(s)
+        if opts is None:
+            if optional(f, n) and not f.get("progress"):
+                return False                     # perform it (do_step {}) or forgo it (skip_step)
+            f["i"] += 1
+            f["progress"] = None
+            _apply(d, f, n, {})
+            continue
+        if not opts:
+            if not (f.get("progress") or {}).get("count") and not (f.get("progress") or {}).get("at"):
+                d.emit("StepImpossible", seat=f["actor"], step=n.get("op") or next(k for k in CONTROL if k in n))
+            f["i"] += 1
+            f["progress"] = None
+            continue
+        return False
+    return True
+
+
+def do_step(d, params: dict) -> None:
+    """The actor's answer to the current node (already checked against options())."""
+    s = d.s
+    f = s.frames[-1]
+    n = f["ops"][f["i"]]
+    if "choice" in n:
+        f["i"] += 1
+        d.emit("OptionChosen", seat=f["actor"], option=params["option"])
+        s.frames.append(_child(f, [n["choice"]["options"][params["option"]]]))
+        return
+    if "bind" in n:
+        f["i"] += 1
+        d.emit("Named", seat=f["actor"], what=n["bind"]["choose"], value=params["value"])
+        s.frames.append(_child(f, [n["in"]], vars={**f["vars"], n["bind"]["var"]: params["value"]}))
+        return
+    if options(s) is None:
+        f["i"] += 1
+        f["progress"] = None
+        _apply(d, f, n, {})
+        return
+    _apply(d, f, n, params)
+
+
+def skip_step(d) -> None:
+    s = d.s
+    f = s.frames[-1]
+    n = f["ops"][f["i"]]
+    d.emit("StepForgone", seat=f["actor"], step=n.get("op") or next(k for k in CONTROL if k in n))
+    f["i"] += 1
+    f["progress"] = None
+
+
+def _done_one(f: dict, n: dict, total: int) -> None:
+    prog = f.get("progress") or {}
+    done = prog.get("count", 0) + 1
+    if done >= total:
+        f["i"] += 1
+        f["progress"] = None
+    else:
+        f["progress"] = {"count": done}
+
+
+def _apply(d, f: dict, n: dict, p: dict) -> None:
+    s = d.s
+    op = n["op"]
+    me = f["actor"]
+    if op == "move":
+        _move(d, f, n, p)
+    elif op == "moveAll":
+        moved = {}
+        for seat, kind, place, k in pirates(s, f, {**n["who"], "at": {"id": p["from"]}}):
+            d.emit("PiratesMoved", seat=seat, kind=kind, count=k, **{"from": place, "to": p["to"]})
+            moved.setdefault(str(seat), {}).setdefault(kind, 0)
+            moved[str(seat)][kind] += k
+        f["i"] += 1
+        f["progress"] = None
+        entered(d, f, p["to"], moved)
+    elif op in ("kill", "loseToStorm"):
+        if n["who"].get("n", 1) == "all":
+            for seat, kind, place, k in pirates(s, f, n["who"]):
+                _remove(d, op, seat, kind, place, k)
+        else:
+            _remove(d, op, p["owner"], p["kind"], p["at"], 1)
+            if f.get("entering") and n["who"].get("entering"):
+                ent = f["entering"].get(str(p["owner"]), {})
+                ent[p["kind"]] = ent.get(p["kind"], 0) - 1
+            _done_one(f, n, n["who"].get("n", 1))
+    elif op == "gain":
+        if n.get("doubloons"):
+            d.emit("DoubloonsChanged", seat=me, amount=n["doubloons"], why="effect")
+        if n.get("timeGems"):
+            d.emit("TimeGemsChanged", seat=me, amount=n["timeGems"], why="effect")
+        for _ in range(n.get("artifacts", 0)):
+            draw_artifact(d, me)
+    elif op == "lose":
+        seat = s.seats[me]
+        if n.get("doubloons") and seat.doubloons:
+            d.emit("DoubloonsChanged", seat=me, amount=-min(n["doubloons"], seat.doubloons), why="effect")
+        if n.get("timeGems") and seat.gems:
+            d.emit("TimeGemsChanged", seat=me, amount=-min(n["timeGems"], seat.gems), why="effect")
+        if p.get("artifact"):
+            d.emit("ArtifactDiscarded", seat=me, artifact=p["artifact"])
+            _done_one(f, n, n["artifacts"])
+    elif op == "recruit":
+        for _ in range(n.get("n", 1)):
+            if not recruit_one(d, me, "crew", 0):
+                break
+    elif op == "advanceCube":
+        track = p.get("track", n.get("track", "stable"))
+        for _ in range(n.get("n", 1)):
+            if s.seats[me].cubes[track] < len(s.content["shipMat"][track + "Track"]) - 1:
+                d.emit("CubeAdvanced", seat=me, track=track, cost=0)
+        if "track" in p:
+            f["i"] += 1
+            f["progress"] = None
+    elif op == "rearrangePlans":
+        d.emit("PlanMoved", seat=me, cost=0, **{"from": p["from"], "to": p["to"]})
+        _done_one(f, n, n.get("n", 1))
+    elif op == "storm":
+        last = len(s.content["vortex"]["stages"]) - 1
+        to = min(last, s.storm + max(0, n["delta"]))
+        if to != s.storm:
+            d.emit("StormAdvanced", to=to, reason="effect")
+    elif op == "modify":
+        d.emit("ModifierSet", param=n["param"], value=n["value"])
+    elif op == "schedule":
+        d.emit("EffectScheduled", at=n["at"], do=n["do"], actor=me)
+    elif op == "noEffect":
+        d.emit("NoEffect", seat=me)
+
+
+def _remove(d, op: str, seat: int, kind: str, place: str, k: int) -> None:
+    if op == "kill":   # [Phase 3] placed out in the water
+        d.emit("PiratesKilled", seat=seat, kind=kind, at=place, count=k)
+        return
+    # [Phase 3] lost to the storm: back to the most recently emptied crew space, else the mat anyway
+    s = d.s
+    x = s.seats[seat]
+    overflow = 0
+    if kind == "crew":
+        spaces_free = len(s.content["shipMat"]["crewSpaces"]) - (x.pieces["crew"].get(MAT, 0) - x.overflow)
+        overflow = max(0, k - spaces_free)
+    d.emit("PiratesLostToStorm", seat=seat, kind=kind, at=place, count=k, overflow=overflow)
+
+
+def recruit_cost(s: ChronoState, seat: int, kind: str) -> int | None:
+    """What the next recruit of that kind costs, None if none is on the mat (CA-5, CA-6)."""
+    x = s.seats[seat]
+    if x.pieces[kind].get(MAT, 0) == 0:
+        return None
+    if kind == "officer":
+        return s.content["shipMat"]["overflowRecruitCost"]
+    if x.overflow:
+        return s.content["shipMat"]["overflowRecruitCost"]
+    spaces_ = s.content["shipMat"]["crewSpaces"]
+    filled = x.pieces["crew"][MAT] - x.overflow
+    return spaces_[len(spaces_) - filled]     # CA-5: the leftmost occupied space
+
+
+def recruit_one(d, seat: int, kind: str, cost: int) -> bool:
+    x = d.s.seats[seat]
+    if x.pieces[kind].get(MAT, 0) == 0:
+        return False
+    d.emit("PirateRecruited", seat=seat, kind=kind, cost=cost,
+           **{"from": "overflow" if kind == "crew" and x.overflow else "space"})
+    return True
+
+
+def draw_artifact(d, seat: int) -> None:
+    deck = d.s.decks["artifact"]
+    if deck["pool"]:
+        card = d.pick(deck["pool"], "artifacts")
+    elif deck["bottom"]:
+        card = deck["bottom"][0]
+    else:
+        d.emit("ArtifactDeckEmpty", seat=seat)   # CA-4: nothing to draw
+        return
+    d.emit("ArtifactDrawn", seat=seat, artifact=card)
+
+
+def _move(d, f: dict, n: dict, p: dict) -> None:
+    s = d.s
+    steps = n.get("steps", 1)
+    prog = f.get("progress") or {}
+    taken = prog.get("taken", 0) if prog.get("at") else 0
+    moved = {str(p["owner"]): {p["kind"]: 1}}
+    d.emit("PiratesMoved", seat=p["owner"], kind=p["kind"], count=1, **{"from": p["from"], "to": p["to"]})
+    carry = p.get("carry") or {}
+    for kind in KINDS:
+        if carry.get(kind):   # CR-25: pirates in the officer's space go with him, chosen each step
+            d.emit("PiratesMoved", seat=p["owner"], kind=kind, count=carry[kind], carried=True,
+                   **{"from": p["from"], "to": p["to"]})
+            moved[str(p["owner"])][kind] = moved[str(p["owner"])].get(kind, 0) + carry[kind]
+    taken += 1
+    done = prog.get("count", 0)
+    if taken >= steps:
+        done += 1
+        if done >= n.get("n", 1):
+            f["i"] += 1
+            f["progress"] = None
+        else:
+            f["progress"] = {"count": done}
+    else:
+        f["progress"] = {"count": done, "at": p["to"], "owner": p["owner"], "kind": p["kind"], "taken": taken}
+    entered(d, f, p["to"], moved)
+
+
+def entered(d, f: dict, place: str, moved: dict) -> None:
+    """[Phase 3] pirates moved into a space with an Event token whose back matches the time of
+    day: it resolves, at most once per resolution unit (CR-26, CR-27, CA-13)."""
+    s = d.s
+    token = s.tokens.get(place)
+    if token is None or s.phase != "loop" or s.time is None or token["back"] != TIMES[s.time]:
+        return   # CA-15: only the Loop has a time of day
+    if s.modifiers.get("eventsActive") is False:
+        return
+    unit = str(f["unit"])
+    if place in s.triggered.get(unit, []):
+        return
+    s.triggered.setdefault(unit, []).append(place)
+    if token["id"] is None:
+        shown = {t["id"] for t in s.tokens.values() if t["id"]}
+        pool = sorted(t["id"] for t in s.content["eventTokens"] if t["back"] == token["back"] and t["id"] not in shown)
+        tid = d.pick(pool, "event_tokens")
+        d.emit("EventTokenFlipped", spot=place, token=tid, name=s.event_tokens[tid]["name"])
+    tid = s.tokens[place]["id"]
+    d.emit("EventTokenTriggered", spot=place, token=tid, name=s.event_tokens[tid]["name"], seat=f["actor"])
+    s.frames.append(new_frame(s, [s.event_tokens[tid]["effect"]], f["actor"], optional=False, here=place,
+                              entering={k: dict(v) for k, v in moved.items()}))

@@ -1,0 +1,269 @@
+"""Chrono Corsairs: creating a game. [Components & Setup]"""
+from __future__ import annotations
+
+from collections import Counter
+
+import jsonschema
+
+from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
+from ..ruleset import InvalidCreation, Rejected
+from . import effects as fx
+from .state import STAGES, TIMES, initial_state
+
+RULESET_ID = "chrono-corsairs"
+RULESET_VERSION = "1.0.0"
+COLORS = ["red", "blue", "green", "yellow", "purple"]
+
+CONTENT_SCHEMA = load_json(__package__, "schema.json")
+DEFAULT_CONTENT = load_json(__package__, "reference.json")
+
+OPTIONS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Chrono Corsairs options",
+    "description": "House rules. Each default is Parley's ruling where the rulebook is silent; see docs/rulings.md.",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "initial_flag_order": {"enum": ["random", "seat_order"], "default": "random",
+                               "description": "CA-7: the first round's turn order."},
+        "final_round_keeps_doubloons": {"type": "boolean", "default": True,
+                                        "description": "CA-9: the last round's Doubloons convert 2:1 at Final Scoring."},
+        "max_reward_places": {"enum": [3, 4], "default": 4, "description": "CA-10: a 4th place in Collapsing."},
+        "flag_breaks_condition_ties": {"type": "boolean", "default": True,
+                                       "description": "CA-12: the Flag track breaks ties inside effects (Scrying Mirror)."},
+        "artifacts_per_turn": {"enum": [0, 1], "default": 1, "description": "CA-21"},
+        "volcano_min_stage": {"enum": list(STAGES), "default": "EXPANDING", "description": "CA-28"},
+    },
+}
+
+TABLE_SETUP_SCHEMA = {
+    "type": "object",
+    "description": "Table chance only: how the table laid out the board [Components & Setup].",
+    "required": ["interior", "exterior", "caves", "sides", "token_backs", "anomaly"],
+    "additionalProperties": False,
+    "properties": {
+        "interior": {"type": "array", "items": {"type": "string"}, "description": "the interior tiles, in the board's spot order"},
+        "exterior": {"type": "array", "items": {"type": "string"}, "description": "the exterior tiles, in the board's spot order"},
+        "caves": {"type": "array", "items": {"type": "string"}, "description": "the cave tiles on the cave spots, in order"},
+        "sides": {"type": "array", "items": {"enum": ["A", "B"]}, "description": "the side up of each of those caves"},
+        "token_backs": {"type": "array", "items": {"enum": list(TIMES)},
+                        "description": "the back of the face-down Event token on each spot, in the board's resolution order"},
+        "flag": {"type": "array", "items": {"type": "integer"}, "description": "with initial_flag_order random: seats, highest Flag first"},
+        "anomaly": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 2,
+                    "description": "the top card of the Anomaly deck, then the one turned up after it if round 1's anomaly needs nobody"},
+    },
+}
+
+_options_validator = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+_content_validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA)
+_table_validator = jsonschema.Draft202012Validator(TABLE_SETUP_SCHEMA)
+
+OPS = {"move", "moveAll", "kill", "loseToStorm", "gain", "lose", "recruit", "advanceCube", "rearrangePlans",
+       "storm", "modify", "schedule", "noEffect"}
+PARAMS = {"forgoReward", "priceMovePlan", "priceCube", "priceRecruit", "priceGem", "priceArtifact",
+          "unstableAdvance", "eventsActive", "rewardsBlockedTerrain"}
+
+
+def effect_problems(e, where: str, *, token: bool = False) -> list[str]:
+    """Type-check a CCEL program beyond its JSON Schema: the parts the interpreter relies on."""
+    out = []
+    if not isinstance(e, dict):
+        return [f"{where}: an effect is an object"]
+    if "seq" in e:
+        for i, x in enumerate(e["seq"]):
+            out += effect_problems(x, f"{where}.seq[{i}]", token=token)
+    elif "choice" in e:
+        for i, x in enumerate(e["choice"]["options"]):
+            out += effect_problems(x, f"{where}.choice.options[{i}]", token=token)
+    elif "if" in e:
+        out += effect_problems(e["then"], f"{where}.then", token=token)
+        if "else" in e:
+            out += effect_problems(e["else"], f"{where}.else", token=token)
+    elif "repeat" in e:
+        out += effect_problems(e["repeat"]["do"], f"{where}.repeat.do", token=token)
+    elif "forEachSpace" in e:
+        out += effect_problems(e["forEachSpace"]["do"], f"{where}.forEachSpace.do", token=token)
+    elif "forEachPlayer" in e:
+        out += effect_problems(e["forEachPlayer"]["do"], f"{where}.forEachPlayer.do", token=token)
+    elif "bind" in e:
+        out += effect_problems(e["in"], f"{where}.in", token=token)
+    elif e.get("op") in OPS:
+        op = e["op"]
+        if op in ("kill", "loseToStorm", "moveAll") and not isinstance(e.get("who"), dict):
+            out.append(f"{where}: {op} needs 'who', a pirate selector")
+        if op == "moveAll" and "to" not in e:
+            out.append(f"{where}: moveAll needs 'to'")
+        if isinstance(e.get("who"), dict) and e["who"].get("entering") and not token:
+            out.append(f"{where}: 'entering' only means something in an Event token's effect")
+        if op == "storm" and (not isinstance(e.get("delta"), int) or e["delta"] < 0):
+            out.append(f"{where}: storm needs a 'delta' of 0 or more (CP-3: the storm only moves forward)")
+        if op == "modify" and e.get("param") not in PARAMS:
+            out.append(f"{where}: modify 'param' must be one of {sorted(PARAMS)}")
+        if op == "schedule":
+            if e.get("at") not in ("endOfPhase3", "endOfPhase4", "endOfRound"):
+                out.append(f"{where}: schedule 'at' must be endOfPhase3, endOfPhase4 or endOfRound")
+            out += effect_problems(e.get("do"), f"{where}.do", token=token)
+        if op == "move" and e.get("piece", "officer") not in ("officer", "crew", "pirate"):
+            out.append(f"{where}: move 'piece' must be officer, crew or pirate")
+        if op == "advanceCube" and e.get("track", "stable") not in ("stable", "unstable", "choice"):
+            out.append(f"{where}: advanceCube 'track' must be stable, unstable or choice")
+    else:
+        out.append(f"{where}: unknown effect {sorted(e)}")
+    return out
+
+
+def content_problems(c: dict) -> list[str]:
+    problems = []
+    plans = Counter(p["deck"] for p in c["plans"])
+    if plans != Counter({"stable": 30, "unstable": 19}):   # [Components & Setup]
+        problems.append(f"plans: the rulebook prints 30 Stable and 19 Unstable Plan cards; got {dict(plans)}")
+    if len(c["anomalies"]) != 9:
+        problems.append("anomalies: the rulebook prints 9 Anomaly cards")
+    regions = Counter(t["region"] for t in c["tiles"])
+    if regions != Counter({"interior": 3, "exterior": 6}):
+        problems.append("tiles: the rulebook prints 3 Interior and 6 Exterior Island tiles")
+    if len(c["caves"]) != 4:
+        problems.append("caves: the rulebook prints 4 double-sided Mysterious Cave tiles")
+    if len(c["eventTokens"]) != 28:
+        problems.append("eventTokens: the rulebook prints 28 Event tokens")
+    ids = [x["id"] for part in ("plans", "anomalies", "tiles", "caves", "eventTokens", "artifacts") for x in c[part]]
+    if len(set(ids)) != len(ids):
+        problems.append("every plan, anomaly, tile, cave, token and artifact id must be unique")
+    st = c["vortex"]["stages"]
+    if [STAGES.index(x) for x in st] != sorted(STAGES.index(x) for x in st) or st[-1] != "COLLAPSING":
+        problems.append("vortex.stages: stages never go back and the last space is COLLAPSING (CA-3)")
+    for k, v in c["vortex"]["start"].items():
+        if v >= len(st) - 1:
+            problems.append(f"vortex.start.{k}: must be before the last space")
+    board = c["board"]
+    spots = [sp["id"] for sp in board["spots"]]
+    reg = Counter(sp["region"] for sp in board["spots"])
+    if reg != Counter({"interior": 3, "exterior": 6, "cave": 3}) or len(set(spots)) != 12 or "HARBOR" in spots:
+        problems.append("board.spots: 3 interior, 6 exterior and 3 cave spots with distinct ids (not HARBOR)")
+    known = set(spots)
+    if any(a not in known or b not in known for a, b in board["edges"]):
+        problems.append("board.edges: join two spots of the board")
+    if any(h not in known or next(sp["region"] for sp in board["spots"] if sp["id"] == h) != "exterior" for h in board["harbor"]):
+        problems.append("board.harbor: the Harbor touches exterior spots only [Phase 3]")
+    order = board["resolutionOrder"]
+    kinds = [next(sp["region"] for sp in board["spots"] if sp["id"] == x) for x in order if x in known]
+    if sorted(order) != sorted(spots) or kinds != sorted(kinds, key=["cave", "exterior", "interior"].index):
+        problems.append("board.resolutionOrder: every spot once, caves, then exterior, then interior [Phase 4] (CA-11)")
+    if not problems:
+        adj = {x: set() for x in spots + ["HARBOR"]}
+        for a, b in board["edges"]:
+            adj[a].add(b), adj[b].add(a)
+        for h in board["harbor"]:
+            adj[h].add("HARBOR"), adj["HARBOR"].add(h)
+        seen, todo = {"HARBOR"}, ["HARBOR"]
+        while todo:
+            for y in adj[todo.pop()] - seen:
+                seen.add(y), todo.append(y)
+        if seen != set(adj):
+            problems.append("board: every spot must be reachable from the Harbor")
+    for t in c["tiles"]:
+        for stage, e in t["rewards"].items():
+            problems += effect_problems(e, f"tiles[{t['id']}].rewards.{stage}")
+        if t["terrain"] == "volcano" and t["rewards"]["OPENING"] != {"op": "noEffect"}:
+            problems.append(f"tiles[{t['id']}]: a Volcano pays nothing under Opening [Phase 4] (CA-28)")
+    for cv in c["caves"]:
+        for side, face in cv["sides"].items():
+            for stage, e in (face.get("rewards") or {"all": face.get("rewardsAllStages")}).items():
+                problems += effect_problems(e, f"caves[{cv['id']}].{side}.{stage}")
+    for tk in c["eventTokens"]:
+        problems += effect_problems(tk["effect"], f"eventTokens[{tk['id']}]", token=True)
+    for p in c["plans"]:
+        problems += effect_problems(p["effect"], f"plans[{p['id']}]")
+    for a in c["anomalies"]:
+        for stage, e in a["effects"].items():
+            problems += effect_problems(e, f"anomalies[{a['id']}].{stage}")
+    for a in c["artifacts"]:
+        problems += effect_problems(a["effect"], f"artifacts[{a['id']}]")
+    for slot, e in c["shipMat"]["preprinted"].items():
+        problems += effect_problems(e, f"shipMat.preprinted.{slot}")
+    for t in ("stableTrack", "unstableTrack"):
+        if c["shipMat"][t][0] < 1:
+            problems.append(f"shipMat.{t}: the printed '1' space draws at least one card")
+    return problems
+
+
+_reference_problems = _schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
+if _reference_problems:
+    raise RuntimeError(f"the reference content is broken: {_reference_problems}")
+
+
+def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
+    from . import rules
+    problems: list[str] = []
+    n = len(players)
+    if not 2 <= n <= 5:   # [Components & Setup] 5 Ship Mats
+        problems.append(f"players: Chrono Corsairs is for 2 to 5 players, not {n}")
+    opts = dict(options or {})
+    problems += _schema_problems(_options_validator, opts, "options")
+    if content is None or content == DEFAULT_CONTENT:
+        content = DEFAULT_CONTENT
+    else:
+        errs = _schema_problems(_content_validator, content, "content")
+        problems += errs or [f"content: {p}" for p in content_problems(content)]
+    if chance.mode == "table":
+        if table_setup is None:
+            problems.append("setup: a table-chance game says how the table laid out the board, in 'setup'")
+        else:
+            problems += _schema_problems(_table_validator, table_setup, "setup")
+    elif table_setup is not None:
+        problems.append("setup: only a table-chance game says how the table was set up")
+    if problems:
+        raise InvalidCreation(problems)
+    opts = with_defaults(opts, OPTIONS_SCHEMA)
+    t = table_setup or {}
+    board = content["board"]
+    interior = [sp["id"] for sp in board["spots"] if sp["region"] == "interior"]
+    exterior = [sp["id"] for sp in board["spots"] if sp["region"] == "exterior"]
+    cave_spots = [sp["id"] for sp in board["spots"] if sp["region"] == "cave"]
+    try:
+        # [Components & Setup] tiles in a random order; 3 of 4 caves, random side up
+        tiles_in = chance.shuffle(sorted(x["id"] for x in content["tiles"] if x["region"] == "interior"), t.get("interior"), "setup.interior")
+        tiles_ex = chance.shuffle(sorted(x["id"] for x in content["tiles"] if x["region"] == "exterior"), t.get("exterior"), "setup.exterior")
+        caves = chance.pick(sorted(x["id"] for x in content["caves"]), 3, t.get("caves"), "setup.caves")
+        sides = chance.roll(3, ["A", "B"], t.get("sides"), "setup.sides")
+        # one face-down Event token on each tile, drawn blind: only its back shows
+        if chance.mode == "table":
+            backs = t["token_backs"]
+            have = Counter(x["back"] for x in content["eventTokens"])
+            if len(backs) != 12 or any(v > have[k] for k, v in Counter(backs).items()):
+                raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+                               "setup.token_backs: one back for each of the 12 spots, as many of each as there are tokens")
+        else:
+            drawn = chance.pick(sorted(x["id"] for x in content["eventTokens"]), 12, None, "setup.token_backs")
+            backs = [next(x["back"] for x in content["eventTokens"] if x["id"] == i) for i in drawn]
+        # CA-7: the first round's Flag order is random
+        if opts["initial_flag_order"] == "seat_order":
+            flag = list(range(n))
+            if "flag" in t:
+                raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.flag: not used with seat_order")
+        else:
+            flag = chance.shuffle(list(range(n)), t.get("flag"), "setup.flag")
+        top = chance.pick(sorted(a["id"] for a in content["anomalies"]), 1,
+                          None if "anomaly" not in t else t["anomaly"][:1], "setup.anomaly")[0]
+    except Rejected as r:
+        raise InvalidCreation([r.detail]) from None
+    start = content["vortex"]["start"]["2" if n == 2 else "3+"]   # [Components & Setup] Storm Stability marker
+    spots = dict(zip(interior, tiles_in)) | dict(zip(exterior, tiles_ex)) | dict(zip(cave_spots, caves))
+    events = [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
+               "colors": COLORS[:n], "options": opts, "content": content, "content_key": content_key(content),
+               "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+              {"type": "BoardSetUp", "tiles": spots, "sides": dict(zip(cave_spots, sides)),
+               "box_cave": next(c["id"] for c in content["caves"] if c["id"] not in caves),
+               "token_backs": dict(zip(board["resolutionOrder"], backs)), "storm": start, "flag": flag, "anomaly": top}]
+    s = initial_state()
+    from .state import evolve
+    for e in events:
+        evolve(s, e)
+    s.jobs = [{"kind": "new_round"}]
+    d = rules.Draft(s, chance, {"anomaly": t.get("anomaly", [])[1:]} if chance.mode == "table" else {})
+    d.start = None
+    try:
+        rules.finish(d)
+    except Rejected as r:
+        raise InvalidCreation([r.detail]) from None
+    return events + d.events

@@ -1,0 +1,91 @@
+"""Chrono Corsairs: what each seat may see.
+
+Hidden: the Plan cards a player drew (others see how many) and the card and space they
+selected until all are revealed together; the cards they put back unselected; Artifact hands
+(others see a count; an Artifact discarded by an effect stays unnamed); the faces of face-down
+Event tokens and the tokens in the box (the state does not know them: a face is drawn when
+first flipped); the order of every deck (the state holds none). Everything on the board, the
+mats, Doubloons, Time Gems, cubes, Flags, the storm and the Anomaly deck's top card are public.
+"""
+from __future__ import annotations
+
+from . import effects as fx
+from .rules import to_move
+from .state import TIMES, ChronoState
+from ..ruleset import ARBITER
+
+
+def _sees(viewer, seat: int) -> bool:
+    return viewer == ARBITER or viewer == seat
+
+
+def view(s: ChronoState, viewer) -> dict:
+    if not s.seats:
+        return {}
+    seats = []
+    for i, x in enumerate(s.seats):
+        seat = {"seat": i, "name": x.name, "color": x.color, "doubloons": x.doubloons, "time_gems": x.gems,
+                "cubes": dict(x.cubes), "mat": dict(x.mat), "pieces": {k: dict(v) for k, v in x.pieces.items()},
+                "overflow": x.overflow, "artifact_count": len(x.artifacts), "drawn_count": len(x.drawn),
+                "drew": x.drew, "selected": x.selected is not None}
+        if _sees(viewer, i):
+            seat["artifacts"] = list(x.artifacts)
+            seat["drawn"] = list(x.drawn)
+            seat["selection"] = dict(x.selected) if x.selected else None
+        seats.append(seat)
+    board = {}
+    for spot in s.content["board"]["resolutionOrder"]:
+        tok = s.tokens[spot]
+        board[spot] = {"tile": s.spots[spot], "region": fx.region(s, spot), "terrain": fx.terrain(s, spot),
+                       "side": s.sides.get(spot),
+                       "token": {"back": tok["back"], "face_up": tok["id"] is not None, "token": tok["id"], "name": tok["name"]}}
+    decision = None
+    if s.frames:
+        f = fx.frame(s)
+        decision = {"seat": f["actor"], "step": fx.node(s), "here": f["here"], "progress": f["progress"],
+                    "optional": fx.optional(f, fx.node(s)), "vars": f["vars"]}
+    return {
+        "round": s.round,
+        "phase": s.phase,
+        "to_move": to_move(s),
+        "storm": {"space": s.storm, "stage": s.content["vortex"]["stages"][s.storm],
+                  "last": len(s.content["vortex"]["stages"]) - 1},
+        "time": TIMES[s.time] if s.time is not None else None,
+        "turn": s.turn,
+        "flag": list(s.flag),
+        "priority": s.priority,
+        "seats": seats,
+        "board": board,
+        "box_cave": s.box_cave,
+        "anomaly_top": s.anomaly_top,
+        "anomaly_discard": list(s.anomaly_discard),
+        "deck_counts": {k: len(v["pool"]) + len(v["bottom"]) for k, v in s.decks.items()},
+        "decision": decision,
+        "modifiers": s.modifiers,
+        "scheduled": s.scheduled,
+        "result": s.result,
+        "options": s.options,
+        "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
+    }
+
+
+def redact(event: dict, viewer) -> dict:
+    t = event["type"]
+    if t in ("PlansDrawn", "PlanCardsReturned") and not _sees(viewer, event["seat"]):
+        return {k: v for k, v in event.items() if k != "cards"}
+    if t == "PlanSelected" and not _sees(viewer, event["seat"]):
+        return {"type": t, "seat": event["seat"]}
+    if t in ("ArtifactDrawn", "ArtifactDiscarded") and not _sees(viewer, event["seat"]):
+        return {k: v for k, v in event.items() if k != "artifact"}
+    return event
+
+
+def redact_command(command: dict, actor: int, viewer) -> dict:
+    if _sees(viewer, actor):
+        return command
+    if command.get("type") == "select_plan":
+        return {"type": "select_plan"}
+    hidden = {"plans", "artifacts"}
+    if command.get("type") == "do_step" and "artifact" in command:
+        hidden.add("artifact")
+    return {k: v for k, v in command.items() if k not in hidden}
