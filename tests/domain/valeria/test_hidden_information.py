@@ -1,0 +1,105 @@
+"""The Dukes are secret until scoring [BR p.15]; the face-down Domains are nobody's. Re-dealing
+those hidden parts must leave everything another seat is shown byte-identical: its view, the
+events and commands as redacted for it, its legal commands, its table inputs and the words of
+every rejection it can provoke."""
+import json
+
+import pytest
+
+from domain.chance import TableChance
+from domain.ruleset import ARBITER, Rejected
+from domain.valeria import RULESET as R
+from tests.domain.valeria.table import Table
+
+
+def probes(state):
+    out = [{"type": t} for t in R.command_schemas]
+    out += [{"type": "keep_duke", "duke": d["id"]} for d in state.content["dukes"]]
+    out += [{"type": "build", "stack": f"domain_{k}"} for k in range(1, 6)]
+    out += [{"type": "harvest", "item": k} for k in range(6)]
+    return out
+
+
+def seen_by(table, seat, ruleset=R):
+    errors = []
+    for cmd in probes(table.state):
+        try:
+            ruleset.decide(table.state, seat, cmd, TableChance())
+            errors.append("accepted")
+        except Rejected as r:
+            errors.append([r.code, r.rule, r.detail, r.ruling])
+    return json.dumps({"view": ruleset.view(table.state, seat),
+                       "events": [ruleset.redact(e, seat) for e in table.events],
+                       "commands": [ruleset.redact_command(c["command"], c["actor"], seat) for c in table.commands],
+                       "legal": ruleset.legal_commands(table.state, seat),
+                       "table_inputs": ruleset.table_inputs(table.state, seat),
+                       "errors": errors}, sort_keys=True)
+
+
+A = [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"]]
+B = [["duke_jory", "duke_iris"], ["duke_cora", "duke_dara"]]
+
+
+def redealt(keep=True):
+    """Two tables alike but for seat 0's Dukes (and so the Dukes nobody holds)."""
+    return Table(dukes=A, keep=keep), Table(dukes=B, keep=keep)
+
+
+def test_the_dukes_dealt_and_kept_are_invisible_to_every_other_seat():
+    a, b = redealt(keep=False)
+    assert seen_by(a, 1) == seen_by(b, 1) and seen_by(a, None) == seen_by(b, None)
+    assert seen_by(a, 0) != seen_by(b, 0)
+    a.do(0, {"type": "keep_duke", "duke": "duke_bran"})
+    b.do(0, {"type": "keep_duke", "duke": "duke_iris"})
+    assert seen_by(a, 1) == seen_by(b, 1) and seen_by(a, None) == seen_by(b, None)
+    for t in (a, b):
+        t.do(1, {"type": "keep_duke", "duke": "duke_cora"})
+        t.to_actions()
+        t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert seen_by(a, 1) == seen_by(b, 1) and seen_by(a, None) == seen_by(b, None)
+    assert R.view(a.state, ARBITER) != R.view(b.state, ARBITER)
+    assert R.view(a.state, 0)["seats"][0]["duke"] == "duke_bran"
+    assert "duke" not in R.view(a.state, 1)["seats"][0]
+
+
+def test_which_domain_lies_face_down_is_nobodys():
+    a = Table()
+    assert "domain_pool" not in R.view(a.state, 1) and "domain_pool" in R.view(a.state, ARBITER)
+    assert isinstance(R.redact(a.events[1], 1)["domain_pool"], int)
+
+
+def test_the_duke_is_revealed_when_the_game_is_scored():
+    t = Table()
+    t.state.exhausted = ["a", "b", "c", "d"]
+    for seat in (0, 1):
+        t.to_actions()
+        t.do(seat, {"type": "gain_resource", "resource": "gold"})
+        t.do(seat, {"type": "gain_resource", "resource": "gold"})
+    assert t.state.finished
+    assert R.view(t.state, 1)["seats"][0]["duke"] == "duke_ash"
+
+
+def test_the_leak_test_fails_when_redaction_is_removed():
+    """The test above would catch a leak: without redaction, seat 1 tells the deals apart."""
+    class Leaky:
+        def __getattr__(self, name):
+            return getattr(R, name)
+
+        @staticmethod
+        def redact(event, viewer):
+            return event
+
+        @staticmethod
+        def view(state, viewer):
+            return R.view(state, ARBITER)
+
+        @staticmethod
+        def redact_command(command, actor, viewer):
+            return command
+
+    a, b = redealt(keep=False)
+    assert seen_by(a, 1, Leaky()) != seen_by(b, 1, Leaky())
+    for t in (a, b):
+        t.do(0, {"type": "keep_duke", "duke": t.state.seats[0].offer[0]})
+    a2, b2 = json.loads(seen_by(a, 1, Leaky())), json.loads(seen_by(b, 1, Leaky()))
+    assert a2["events"] != b2["events"] and a2["commands"] != b2["commands"]

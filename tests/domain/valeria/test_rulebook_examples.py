@@ -1,0 +1,263 @@
+"""The base rulebook's worked examples (../shared/rules/valeria-card-kingdoms-base.txt) and its
+rules one by one, as given / when / then at a table. Card values are the examples' where the
+reference content differs (it is invented)."""
+from __future__ import annotations
+
+import pytest
+
+from domain.chance import TableChance
+from domain.ruleset import InvalidCreation
+from domain.valeria import RULESET as R
+from tests.domain.valeria.table import Table, of
+
+
+def sources(events, seat=None):
+    items = of(events, "HarvestBegan")[0]["items"]
+    return [i["source"].split("#")[0].split("@")[0] for i in items if seat is None or i["seat"] == seat]
+
+
+def test_bg1_each_die_and_the_sum_activate_citizens():
+    """BR p.7: 'If you roll a 3 and 5, you will activate ... 3, 5 and 8.'"""
+    t = Table().give(1, "mercenary").give(1, "champion")
+    events = t.roll(3, 5)
+    began = of(events, "HarvestBegan")[0]
+    assert began["values"] == [3, 5, 8]
+    assert sorted(sources(events, 1)) == ["champion", "mercenary", "starter_peasant"]
+
+
+def test_bg2_doubles_activate_each_matching_card_twice():
+    """BR p.7: three Archers and double 4s: six activations."""
+    t = Table().give(1, "archer", 3)
+    events = t.roll(4, 4)
+    assert sources(events, 1).count("archer") == 6
+    assert sum(e["gained"]["strength"] for e in of(events, "Gained") if e["seat"] == 1 and "archer" in e["source"]) == 6
+
+
+def test_bg3_powers_resolve_in_any_order_and_spend_what_was_just_gained():
+    """BR p.8: off-turn Peasant gives 1 Gold, then the Monk pays it back for 2 Magic."""
+    t = Table().give(1, "monk").purse(1, gold=0, magic=0)
+    t.roll(1, 4)
+    assert t.seat(1).gold == 1                       # the Peasant paid out by itself
+    monk = next(i for i in t.state.items if i["seat"] == 1)
+    assert {"type": "harvest", "item": monk["id"], "choice": [True]} in R.legal_commands(t.state, 1)
+    t.do(1, {"type": "harvest", "item": monk["id"], "choice": [True]})
+    assert (t.seat(1).gold, t.seat(1).magic) == (0, 2)
+
+
+def test_bg4_the_thief_acts_before_any_other_citizen():
+    """BR p.7: roll 2 and 5 (7) with a Thief: take Gold or Magic before the others' Peasants pay."""
+    t = Table().give(0, "thief").purse(1, gold=2, magic=4)
+    events = t.roll(2, 5)
+    assert not any(e["seat"] == 1 and "starter_peasant" in e["source"] for e in of(events, "Gained"))
+    assert R.status(t.state).to_move == [0]
+    thief = next(i for i in t.state.items if i["first"])
+    t.rejects(1, {"type": "harvest", "item": thief["id"], "choice": [{"seat": 0, "resource": "gold"}]}, "NOT_YOUR_DECISION")
+    events = t.do(0, {"type": "harvest", "item": thief["id"], "choice": [{"seat": 1, "resource": "magic"}]})
+    assert of(events, "Taken")[0] | {} == {"type": "Taken", "seat": 0, "from": 1, "resource": "magic", "amount": 3,
+                                            "source": thief["source"]}
+    assert any(e["seat"] == 1 and "starter_peasant" in e["source"] for e in of(events, "Gained"))  # then the Peasant
+
+
+def test_the_thief_takes_only_what_there_is():
+    t = Table().give(0, "thief").purse(1, gold=1, magic=0)
+    t.roll(2, 5)
+    thief = next(i for i in t.state.items if i["first"])
+    events = t.do(0, {"type": "harvest", "item": thief["id"], "choice": [{"seat": 1, "resource": "gold"}]})
+    assert of(events, "Taken")[0]["amount"] == 1
+
+
+def test_bg5_slay_the_treant_with_strength_and_magic():
+    """BR p.9: Treant (Strength 3): spend 1 Strength and 2 Magic, take 1 Gold and 1 Magic."""
+    t = Table()
+    t.to_actions()
+    treant = t.on_top("treant", "forest")
+    t.purse(0, strength=1, magic=2)
+    t.do(0, {"type": "slay", "stack": "forest", "magic": 2})
+    x = t.seat(0)
+    assert treant in x.victory and (x.gold, x.strength, x.magic) == (1, 0, 1)
+
+
+def test_bg6_a_magic_cost_is_paid_besides_magic_standing_in_for_strength():
+    """BR p.12: Gelatinous Cube (Magic 1, Strength 4): 3 Strength + 2 Magic is legal; 5 Magic alone is not."""
+    t = Table(options={"monster_areas": ["hills", "ruins", "forest", "valley", "swamp"]})
+    t.to_actions()
+    t.on_top("gelatinous_cube", "swamp")
+    t.purse(0, strength=0, magic=5)
+    t.rejects(0, {"type": "slay", "stack": "swamp", "magic": 4}, "CANNOT_PAY")
+    t.purse(0, strength=3, magic=2)
+    t.do(0, {"type": "slay", "stack": "swamp", "magic": 1})
+    assert (t.seat(0).strength, t.seat(0).magic) == (0, 0 + 2)  # its reward is 2 Magic
+
+
+def test_bg7_a_citizen_costs_one_more_gold_per_copy_owned_starters_included():
+    """BR p.9: Peasant 2+ with the Starter Peasant costs 3: 1 Gold and 2 Magic."""
+    t = Table()
+    t.to_actions()
+    t.purse(0, gold=1, magic=2)
+    events = t.do(0, {"type": "recruit", "stack": "peasant", "magic": 2})
+    assert of(events, "CardGained")[0]["paid"] == {"gold": 1, "magic": 2}
+    assert (t.seat(0).gold, t.seat(0).magic) == (0, 0)
+    t.purse(0, gold=0, magic=9)
+    t.rejects(0, {"type": "recruit", "stack": "peasant", "magic": 4}, "CANNOT_PAY")  # at least one Gold
+
+
+def test_bg8_build_a_domain_when_the_citizens_role_icons_match_then_reveal_the_next():
+    """BR p.10: Palace of the Dawn (1 Worker, 2 Soldier, 11 Gold) with a Peasant and 2 Archers."""
+    t = Table().give(0, "archer", 2)
+    t.to_actions()
+    t.purse(0, gold=11)
+    t.rejects(0, {"type": "build", "stack": "domain_4", "revealed": ["moonwell"]}, "ROLES_NOT_MET")  # starters have no roles
+    t.give(0, "peasant")
+    events = t.do(0, {"type": "build", "stack": "domain_4", "revealed": ["moonwell"]})
+    assert "palace_of_the_dawn" in t.seat(0).domains and t.seat(0).gold == 0
+    assert of(events, "DomainRevealed") == [{"type": "DomainRevealed", "stack": "domain_4", "card": "moonwell"}]
+    assert t.state.domains["domain_4"] == {"up": "moonwell", "down": 1}
+
+
+def test_bg9_a_power_counting_domains_counts_those_in_the_tableau():
+    """BR p.14: Miner on a 12 with one Domain: 1 Gold + 1 per Domain = 2 Gold."""
+    t = Table().give(0, "miner").give(0, "granary")
+    events = t.roll(6, 6)
+    assert [e["gained"] for e in of(events, "Gained") if "miner" in e["source"]] == [{"gold": 2}]
+
+
+def test_bg10_a_boss_reward_counts_the_monster_just_slain():
+    """BR p.12: Spider Queen: 2 Gold per Forest Monster (itself: 2) or any Citizen + 1 VP."""
+    t = Table()
+    t.to_actions()
+    t.on_top("spider_queen", "forest")
+    t.purse(0, strength=8, magic=2)
+    t.do(0, {"type": "slay", "stack": "forest"})
+    legal = R.legal_commands(t.state, 0)
+    assert {"type": "resolve", "choice": [0]} in legal
+    assert {"type": "resolve", "choice": [1, "thief"]} in legal
+    events = t.do(0, {"type": "resolve", "choice": [0]})
+    assert of(events, "Gained")[0]["gained"] == {"gold": 2}
+
+
+def test_a_free_citizen_up_to_a_cost_ignores_the_plus():
+    """BR p.6, p.12: '≤' takes a Citizen free, its '+' ignored."""
+    t = Table().give(0, "mercenary", 2)
+    t.to_actions()
+    t.on_top("wraith", "ruins")
+    t.purse(0, strength=4, magic=2)
+    t.do(0, {"type": "slay", "stack": "ruins"})
+    legal = R.legal_commands(t.state, 0)
+    assert {"type": "resolve", "choice": ["mercenary"]} in legal        # cost 2 (4 with the '+')
+    assert {"type": "resolve", "choice": ["champion"]} not in legal     # cost 4 > 3
+    t.do(0, {"type": "resolve", "choice": ["mercenary"]})
+    assert sum(1 for c in t.seat(0).citizens if c.startswith("mercenary")) == 3
+
+
+def test_no_citizen_activated_means_any_one_resource():
+    """BR p.8: if the roll activated none of a player's Citizens, take any one Resource."""
+    t = Table()
+    events = t.roll(1, 2)
+    assert sorted(sources(events)) == ["no_activation", "no_activation"]
+    item = t.state.items[0]
+    t.do(item["seat"], {"type": "harvest", "item": item["id"], "choice": ["strength"]})
+
+
+def test_a_die_changing_domain_once_per_roll_phase():
+    """BR p.7: each Domain that changes a die once per Roll Phase, before announcing."""
+    t = Table().give(0, "foxgrove")
+    t.do(0, {"type": "roll_dice", "dice": [2, 4]})
+    t.do(0, {"type": "change_die", "domain": "foxgrove", "die": 1, "to": 5})
+    t.rejects(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 3}, "POWER_USED")
+    events = t.do(0, {"type": "announce_roll"})
+    assert of(events, "HarvestBegan")[0]["values"] == [2, 5, 7]
+
+
+def test_two_actions_then_the_dice_pass_left():
+    t = Table()
+    t.to_actions()
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    events = t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert [e["type"] for e in events][-2:] == ["TurnEnded", "TurnStarted"] and t.state.active == 1
+
+
+def test_an_emptied_stack_gets_an_exhausted_card():
+    """BR p.8: the player finishes the action, then an Exhausted card fills the empty position."""
+    t = Table()
+    for pile in ("monk", "merchant"):
+        del t.state.citizens[pile][1:]
+    t.to_actions()
+    t.purse(0, gold=20)
+    e1 = t.do(0, {"type": "recruit", "stack": "monk"})
+    assert of(e1, "StackExhausted") == [{"type": "StackExhausted", "stack": "monk", "card_placed": True}]
+    assert t.state.exhausted_pile == 3
+    t.do(0, {"type": "recruit", "stack": "merchant"})
+    assert t.state.exhausted == ["monk", "merchant"] and not t.state.end_triggered   # 2 of the 4 needed
+    t.rejects(1, {"type": "recruit", "stack": "monk"}, "WRONG_MOMENT")
+
+
+def test_the_game_ends_when_turn_order_returns_to_the_first_player():
+    t = Table()
+    t.state.exhausted = ["a", "b", "c"]
+    del t.state.citizens["monk"][1:]
+    t.to_actions()
+    t.purse(0, gold=9)
+    events = t.do(0, {"type": "recruit", "stack": "monk"})
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert t.state.end_triggered and not t.state.finished   # seat 1 still plays its turn
+    t.to_actions()
+    t.do(1, {"type": "gain_resource", "resource": "gold"})
+    events = t.do(1, {"type": "gain_resource", "resource": "gold"})
+    assert of(events, "GameEnded") and t.state.finished
+    assert of(events, "GameEnded")[0]["dukes"] == ["duke_ash", "duke_cora"]
+
+
+def test_a_tie_goes_to_the_fewest_cards_in_the_tableau():
+    """BR p.8: the tied player with the fewest cards in their tableau wins."""
+    t = Table().give(1, "archer")
+    t.state.exhausted = ["a", "b", "c", "d"]
+    for x in t.state.seats:
+        x.gold = x.strength = x.magic = 0
+    t.state.seats[0].duke = t.state.seats[1].duke = "duke_dara"   # 2 per Holy, 2 per Boss: none
+    t.to_actions(1, 2)
+    t.purse(0)
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    t.to_actions(1, 2)
+    t.purse(0).purse(1)
+    t.do(1, {"type": "gain_resource", "resource": "gold"})
+    t.do(1, {"type": "gain_resource", "resource": "gold"})
+    res = t.state.result
+    assert res["totals"] == [0, 0] and res["winners"] == [0] and res["cards"] == [3, 4]
+
+
+def test_five_players_the_resting_player_does_not_harvest():
+    """BR p.16: the Resting player (right of the active one) does not harvest; stacks of 6."""
+    t = Table(players=5)
+    assert all(len(p) == 6 for p in t.state.monsters.values())
+    assert all(len(p) == 6 for p in t.state.citizens.values())
+    assert all(st["down"] == 3 for st in t.state.domains.values())
+    events = t.roll(5, 6)
+    assert t.state.resting == 4
+    assert 4 not in {i["seat"] for i in of(events, "HarvestBegan")[0]["items"]}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"options": {"expansions": ["crimson_seas"]}}, "expansions"),
+    ({"options": {"edition": "second"}}, "second"),
+    ({"options": {"variant": "mixed_citizens"}}, "mixed"),
+    ({"players": 1}, "solo"),
+])
+def test_other_expansions_solo_and_the_second_edition_are_refused_at_creation(kwargs, words):
+    players = ["Anne", "Ben"][:kwargs.get("players", 2)]
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(players, kwargs.get("options"), None, TableChance(),
+                {"domains": ["granary", "barracks", "chapel", "keep", "foxgrove"],
+                 "dukes": [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"]][:len(players)], "first_player": 0})
+    assert any(words in p for p in info.value.problems), info.value.problems
+
+
+def test_content_naming_the_second_edition_or_an_expansion_is_refused():
+    import copy
+    content = copy.deepcopy(R.default_content)
+    content["edition"] = "second"
+    content["expansions"] = ["flames_and_frost"]
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], None, content, TableChance(), None)
+    text = " ".join(info.value.problems)
+    assert "second" in text and "flames_and_frost" in text
