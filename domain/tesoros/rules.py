@@ -502,7 +502,8 @@ def play_treason(d: Draft, seat: int, command: dict) -> None:
 
 def _replacement(s: TesorosState, seat: int, replace, card: str) -> str:
     if replace == "free5":
-        raise Rejected("NO_FREE_FIVE", EQUIPMENT, "Equipment gives a free 5 only to move or to Fire Cannons.")
+        raise Rejected("NO_FREE_FIVE", EQUIPMENT, "Equipment gives a free 5 only to move or to Fire Cannons.",
+                       ruling="TP-6")
     return die_source(s, seat, replace, "replace", not_card=card)  # TA-15: one replacement
 
 
@@ -619,13 +620,15 @@ def move_ship(d: Draft, seat: int, command: dict) -> None:
     s = d.s
     to = command.get("to")
     here = s.seats[seat].ship
+    if to == s.turn_start:
+        raise Rejected("SAME_SQUARE", MOVEMENT, "A ship cannot end its movement in the square where it began the turn.")
+    if to == here:  # TP-4: an Event moved the Ship this turn; it still moves at least one square
+        raise Rejected("MUST_MOVE", MOVEMENT, "Your Ship must move at least one square.", ruling="TP-4")
     reach = s.board.reach(here, s.move_value)
-    if not isinstance(to, str) or to not in reach or reach[to] == 0:
+    if not isinstance(to, str) or to not in reach:
         raise Rejected("NOT_REACHABLE", MOVEMENT,
                        f"Your Ship cannot get there with {s.move_value}: it moves 1 to {s.move_value} squares "
                        "orthogonally, entering and leaving islands only through their arrows.", ruling="TA-23")
-    if to == s.turn_start:
-        raise Rejected("SAME_SQUARE", MOVEMENT, "A ship cannot end its movement in the square where it began the turn.")
     d.emit("ShipMoved", seat=seat, to=to, steps=reach[to], **{"from": here})
     d.emit("PhaseBegan", phase="action2")
 

@@ -81,13 +81,23 @@ def test_a_ship_may_not_end_where_its_turn_began_and_islands_are_not_crossed():
     t = Table(names=("A", "B"), hands={0: ["MUT-2a", "FAVOR-a", "SAB-1", "CS-2", "LS-2"]})
     t.to_phase("move")
     t.do("A", {"type": "assign_move_die", "die": "MUT-2a"})
-    t.rejects("A", {"type": "move_ship", "to": "6,6"}, "NOT_REACHABLE")  # out and back: not "at least one square" away
+    t.rejects("A", {"type": "move_ship", "to": "6,6"}, "SAME_SQUARE")  # out and back is no move
     t.at(0, "7,9").state.turn_start = "6,6"
     t.state.move_value = 4
     reach = {c["to"] for c in t.legal("A")}
     assert "tortuga" in reach and "6,6" not in reach  # where the turn began
     assert "7,6" not in reach  # 3 squares across Tortuga, 5 round it
     assert t.state.board.reach("7,9", 5)["7,6"] == 5
+
+
+def test_a_ship_the_lighthouse_moved_this_turn_still_moves_at_least_one_square():
+    t = Table(names=("A", "B"), hands={0: ["MUT-2a", "FAVOR-a", "SAB-1", "CS-2", "LS-2"]})
+    t.to_phase("move")
+    t.state.turn_start = "6,4"  # the turn began there; Damned Lighthouse brought the Ship home
+    t.do("A", {"type": "assign_move_die", "die": "MUT-2a"})
+    t.rejects("A", {"type": "move_ship", "to": "6,6"}, "MUST_MOVE")
+    t.rejects("A", {"type": "move_ship", "to": "6,4"}, "SAME_SQUARE")
+    assert {c["to"] for c in t.legal("A")} >= {"6,5", "6,8", "5,5"}
 
 
 # -- die values -----------------------------------------------------------------------
