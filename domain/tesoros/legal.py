@@ -114,7 +114,7 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
         if kind in ("move_ship", "discard_card", "equip", "take_treasure", "take_card"):
             continue
         need = dict(deck)
-        if kind in ("fire_cannons", "defend"):
+        if kind == "defend" and s.combat_kind == "cannons":
             need["stolen"] = {"count": "the cards taken at random if Fire Cannons succeeds (2, or fewer if fewer)",
                               "from": "the defender's hand"}
         if kind == "claim_treasure":

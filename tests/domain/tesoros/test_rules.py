@@ -373,3 +373,40 @@ def test_the_game_waits_for_the_defender_whose_commands_are_the_only_ones():
     assert {c["type"] for c in t.legal("C")} == {"defend"}
     t.rejects("A", {"type": "defend", "die": "deck"}, "NOT_YOUR_DECISION")
     t.rejects("C", {"type": "draw_card"}, "WRONG_MOMENT")
+
+
+def test_an_anchor_met_while_defending_from_the_deck_waits_for_scurvy_then_the_defence_goes_on():
+    # TA-3: the Anchor has no die; its Event, then the reshuffle, then the new top card is the value.
+    t = empty_deck(Table(names=("A", "B"), hands={0: ["MUT-4", "SAB-1", "CS-2", "LS-2", "MS-2"]})).to_phase("action1")
+    t.do("A", {"type": "fire_cannons", "target": 1, "die": "MUT-4"})
+    events = t.do("B", {"type": "defend", "die": "deck", "events": ["scurvy"]})
+    assert events[-1]["type"] == "ScurvyBegan" and R.status(t.state).to_move == [0, 1]
+    t.do("B", {"type": "keep_cards", "cards": t.p(1).hand[:2]})
+    events = t.do("A", {"type": "keep_cards", "cards": ["CS-2", "LS-2"], "drawn": ["FAVOR-a"]})
+    resolved = next(e for e in events if e["type"] == "AttackResolved")
+    assert (resolved["attack_value"], resolved["defence_value"], resolved["success"]) == (4, 7, False)
+    assert t.state.phase == "move" and len(t.p(1).hand) == 2
+
+
+def test_looking_at_the_top_card_with_lamps_and_shovels_reveals_the_anchor_first():
+    t = empty_deck(Table(names=("A", "B"))).equip_now(0, "LS-2")
+    events = t.do("A", {"type": "peek_deck", "events": ["rumors"], "drawn": ["SMOOTH-b"]})  # TA-4
+    assert t.types(events)[0] == "AnchorRevealed" and events[-1] == {"type": "DeckPeeked", "seat": 0,
+                                                                     "card": "SMOOTH-b", "reason": "phase"}
+    assert t.state.discard == [] and t.legal("A") == [{"type": "draw_card"}]
+
+
+def test_sudden_death_ends_after_its_turn_limit_with_the_tied_leaders_sharing_the_win():
+    t = Table(names=("A", "B"), options={"sudden_death_max_turns": 1})
+    t.state.sudden_death = {"reason": "last_event", "turn": 0}
+    t.to_phase("action2")
+    events = t.do("A", {"type": "draw_card", "drawn": ["FAVOR-a"]})
+    assert events[-1]["type"] == "GameEnded" and events[-1]["winners"] == [0, 1]
+    assert events[-1]["tie_breaks"] == ["shared_after_sudden_death_limit"]
+
+
+def test_a_treason_value_is_never_a_free_5():
+    t = Table(names=("A", "B"), hands={0: ["MUT-4", "SAB-1", "CS-2", "LS-2", "MS-2"]}).to_phase("action1")
+    t.equip_now(0, "CP-5")
+    error = t.rejects("A", {"type": "play_treason", "card": "MUT-4", "target": 1, "replace": "free5"}, "NO_FREE_FIVE")
+    assert error.ruling == "TP-6"
