@@ -15,8 +15,6 @@ its own, or, when optional, waits for do_step {} or skip_step.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .state import HARBOR, KINDS, MAT, STAGES, TIMES, WATER, ChronoState
 
 PHASE3 = "Phase 3: Run the Loop"
@@ -25,23 +23,23 @@ CONTROL = ("seq", "choice", "if", "repeat", "forEachSpace", "forEachPlayer", "bi
 
 # -- the board --------------------------------------------------------------------------
 
-@lru_cache(maxsize=64)
-def _graph(key: str, board_json: str):
-    import json
-    board = json.loads(board_json)
-    adj = {sp["id"]: set() for sp in board["spots"]}
-    adj[HARBOR] = set(board["harbor"])
-    for a, b in board["edges"]:
-        adj[a].add(b)
-        adj[b].add(a)
-    for x in board["harbor"]:
-        adj[x].add(HARBOR)
-    return {k: tuple(sorted(v)) for k, v in adj.items()}
+_GRAPHS: dict[str, dict] = {}
 
 
 def neighbors(s: ChronoState) -> dict:
-    import json
-    return _graph(s.content_key, json.dumps(s.content["board"], sort_keys=True))
+    """Spot -> adjacent spaces: the board's edges, and the Harbor beside its exterior tiles."""
+    g = _GRAPHS.get(s.content_key)
+    if g is None:
+        board = s.content["board"]
+        adj = {sp["id"]: set() for sp in board["spots"]}
+        adj[HARBOR] = set(board["harbor"])
+        for a, b in board["edges"]:
+            adj[a].add(b)
+            adj[b].add(a)
+        for x in board["harbor"]:
+            adj[x].add(HARBOR)
+        g = _GRAPHS[s.content_key] = {k: tuple(sorted(v)) for k, v in adj.items()}
+    return g
 
 
 def places(s: ChronoState) -> list[str]:

@@ -37,7 +37,7 @@ class Draft(kit.Draft):
         super().__init__(state, chance, evolve)
         self.supplied = {f: command.get(f) for f in TABLE_FIELDS}
         self.used = dict.fromkeys(TABLE_FIELDS, 0)
-        self.start = _agenda(self.s)
+        self.start = _agenda(state)
 
     def pick(self, pool: list, field: str):
         """One item taken blindly from pool: from the server's seed, or as the table says."""
@@ -55,12 +55,7 @@ class Draft(kit.Draft):
 
 
 def _agenda(s: ChronoState) -> tuple:
-    return (kit_json(s.frames), kit_json(s.jobs), kit_json(s.triggered), s.units)
-
-
-def kit_json(x) -> str:
-    import json
-    return json.dumps(x, sort_keys=True)
+    return (s.frames, s.jobs, s.triggered, s.units)
 
 
 def finish(d: Draft) -> None:

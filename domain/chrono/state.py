@@ -11,7 +11,6 @@ knows only its back.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
@@ -111,8 +110,18 @@ class ChronoState:
             c.pieces = {k: dict(v) for k, v in seat.pieces.items()}
             c.selected = dict(seat.selected) if seat.selected else None
             new.seats.append(c)
-        for name in ("tokens", "decks", "frames", "jobs", "triggered", "modifiers", "scheduled", "priority", "turn"):
-            setattr(new, name, copy.deepcopy(getattr(self, name)))
+        # programs inside frames, jobs and schedules are never mutated: copy only what is
+        new.frames = [{**f, "vars": dict(f["vars"]), "progress": dict(f["progress"]) if f["progress"] else None,
+                       "entering": {k: dict(v) for k, v in f["entering"].items()} if f["entering"] else None}
+                      for f in self.frames]
+        new.jobs = [dict(j) for j in self.jobs]
+        new.triggered = {k: list(v) for k, v in self.triggered.items()}
+        new.tokens = {k: dict(v) for k, v in self.tokens.items()}
+        new.decks = {k: {"pool": list(v["pool"]), "bottom": list(v["bottom"])} for k, v in self.decks.items()}
+        new.modifiers = dict(self.modifiers)
+        new.scheduled = list(self.scheduled)
+        new.priority = {"order": list(self.priority["order"]), "placed": dict(self.priority["placed"])} if self.priority else None
+        new.turn = dict(self.turn) if self.turn else None
         for name in ("anomaly_pool", "anomaly_discard", "flag"):
             setattr(new, name, list(getattr(self, name)))
         new.spots, new.sides = dict(self.spots), dict(self.sides)
