@@ -1,0 +1,209 @@
+"""CCEL, the effect language of Chrono Corsairs' cards, construct by construct: each program is
+arranged to resolve for seat 0 on the reference board (Harbor beside E3, E4, E5) and the
+interpreter is driven through do_step / skip_step as a player would."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from domain.chance import TableChance
+from domain.chrono import RULESET as R
+from domain.chrono.state import HARBOR, MAT, WATER
+from domain.ruleset import InvalidCreation, Rejected
+from tests.domain.chrono.table import Table, first_round, types
+
+OFF = {"containing": {"owner": "self", "kind": "officer"}}
+
+
+def at_loop():
+    t = Table()
+    first_round(t)
+    return t
+
+
+def legal(t, seat=0):
+    return R.legal_commands(t.state, seat)
+
+
+def test_gain_and_lose_doubloons_time_gems_never_below_zero():
+    t = at_loop()
+    t.effect({"seq": [{"op": "gain", "doubloons": 3, "timeGems": 2}, {"op": "lose", "doubloons": 5, "timeGems": 1}]})
+    assert (t.seat(0).doubloons, t.seat(0).gems) == (0, 1)
+
+
+def test_gain_artifacts_draws_from_the_top_and_lose_artifacts_is_the_owners_choice():
+    t = at_loop()
+    with pytest.raises(Rejected) as info:
+        t.effect({"op": "gain", "artifacts": 1})         # a table must say which card was drawn
+    assert info.value.code == "TABLE_OUTCOME_REQUIRED"
+    t = at_loop()
+    t.state.decks["artifact"] = {"pool": [], "bottom": ["AR01", "AR03"]}
+    t.effect({"op": "gain", "artifacts": 2})
+    assert t.seat(0).artifacts == ["AR01", "AR03"]
+    t.effect({"op": "lose", "artifacts": 1})
+    assert legal(t) == [{"type": "do_step", "artifact": "AR01"}, {"type": "do_step", "artifact": "AR03"}]
+    t.rejects(0, {"type": "skip_step"}, "MUST_RESOLVE")
+    t.do(0, {"type": "do_step", "artifact": "AR03"})
+    discarded = next(e for e in t.events if e["type"] == "ArtifactDiscarded")
+    assert R.redact(discarded, 1) == {"type": "ArtifactDiscarded", "seat": 0}
+    assert t.state.decks["artifact"]["bottom"] == ["AR03"]
+
+
+def test_seq_runs_in_order_and_an_optional_step_may_be_forgone():
+    t = at_loop()
+    t.effect({"seq": [{"op": "gain", "doubloons": 1}, {"op": "gain", "timeGems": 1}]}, optional=True)
+    assert legal(t) == [{"type": "do_step"}, {"type": "skip_step"}]
+    t.do(0, {"type": "skip_step"})
+    t.do(0, {"type": "do_step"})
+    assert (t.seat(0).doubloons, t.seat(0).gems) == (0, 1)
+
+
+def test_choice_offers_each_option_to_the_actor():
+    t = at_loop()
+    t.effect({"choice": {"options": [{"op": "gain", "doubloons": 2}, {"op": "gain", "timeGems": 1}]}})
+    assert legal(t) == [{"type": "do_step", "option": 0}, {"type": "do_step", "option": 1}]
+    t.do(0, {"type": "do_step", "option": 1})
+    assert t.seat(0).gems == 1
+
+
+def test_if_then_else_with_has_and_or_not_conditions():
+    t = at_loop()
+    t.effect({"if": {"and": [{"has": {"doubloons": 0}}, {"not": {"has": {"timeGems": 1}}}]},
+              "then": {"op": "gain", "doubloons": 1}, "else": {"op": "gain", "timeGems": 5}})
+    t.effect({"if": {"or": [{"timeIs": "SUNSET"}, {"stageAtLeast": "RIPPLING"}]},
+              "then": {"op": "gain", "timeGems": 9}, "else": {"op": "gain", "doubloons": 1}})
+    assert (t.seat(0).doubloons, t.seat(0).gems) == (2, 0)
+    t.effect({"if": {"timeIs": "SUNRISE"}, "then": {"op": "gain", "timeGems": 1}})
+    assert t.seat(0).gems == 1
+
+
+def test_repeat_and_count_conditions():
+    t = at_loop()
+    t.effect({"repeat": {"n": 3, "do": {"if": {"count": {"of": {"owner": "self", "kind": "crew", "at": "harbor"},
+                                                           "op": ">=", "value": 5}},
+                                        "then": {"op": "gain", "doubloons": 1}}}})
+    assert t.seat(0).doubloons == 3
+
+
+def test_move_only_to_adjacent_spaces_with_a_destination_filter_and_adjacency_any():
+    t = at_loop()
+    t.effect({"op": "move", "piece": "officer", "steps": 1, "to": {"terrain": ["jungle"]}, "carry": False})
+    assert {c["to"] for c in legal(t) if c["type"] == "do_step"} == {"E4", "E5"}   # X4, X5 are jungles
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "officer", "from": HARBOR, "to": "E4"})
+    t.effect({"op": "move", "piece": "crew", "n": 1, "steps": 1, "adjacency": "any", "to": {"region": "interior"}})
+    assert {c["to"] for c in legal(t) if c["type"] == "do_step"} == {"I1", "I2", "I3"}
+
+
+def test_a_multi_step_move_keeps_its_destination_reachable_and_carries_per_step():
+    t = at_loop()
+    t.effect({"op": "move", "piece": "officer", "steps": 2, "to": {"region": "cave"}}, optional=True)
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "officer", "from": HARBOR, "to": "E4", "carry": {"officer": 0, "crew": 2}})
+    assert legal(t) == [{"type": "do_step", "owner": 0, "kind": "officer", "from": "E4", "to": "CLO",
+                         "carry": {"officer": 0, "crew": c}} for c in range(3)]       # no stopping half-way
+    t.rejects(0, {"type": "skip_step"}, "MID_MOVE")
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "officer", "from": "E4", "to": "CLO", "carry": {"officer": 0, "crew": 1}})
+    assert t.pieces(0) == {HARBOR: 3, "E4": 1, "CLO": 1, MAT: 6} and t.pieces(0, "officer") == {HARBOR: 1, "CLO": 1}
+
+
+def test_move_all_is_all_or_nothing():
+    t = at_loop()
+    t.place(0, "officer", HARBOR, "E4", 2).place(1, "crew", HARBOR, "E4", 3).place(1, "officer", HARBOR, "E4")
+    t.effect({"op": "moveAll", "who": {"owner": "enemy", "kind": "pirate", "n": "all", "at": OFF}, "to": {"adjacentTo": "$source"}})
+    assert {"type": "do_step", "from": "E4", "to": "E3"} in legal(t)
+    assert {"type": "skip_step"} not in legal(t)
+    t.do(0, {"type": "do_step", "from": "E4", "to": "E3"})
+    assert t.pieces(1) == {HARBOR: 2, "E3": 3, MAT: 6} and t.pieces(1, "officer") == {HARBOR: 1, "E3": 1}
+
+
+def test_kill_one_by_one_and_kill_all_entering():
+    t = at_loop()
+    t.place(1, "crew", HARBOR, "E1", 2)
+    t.effect({"op": "kill", "who": {"owner": "enemy", "kind": "crew", "at": "board", "n": 2}})
+    t.do(0, {"type": "do_step", "owner": 1, "kind": "crew", "at": "E1"})
+    t.do(0, {"type": "do_step", "owner": 1, "kind": "crew", "at": HARBOR})
+    assert t.pieces(1) == {HARBOR: 2, "E1": 1, WATER: 2, MAT: 6}
+    t.effect({"op": "kill", "who": {"owner": "any", "kind": "pirate", "at": "here", "n": "all", "entering": True}}, here="E1")
+    assert t.pieces(1)["E1"] == 1          # nobody entered: nobody dies
+
+
+def test_lose_to_the_storm_fills_the_emptied_crew_space_or_overflows():
+    t = at_loop()
+    t.effect({"op": "loseToStorm", "who": {"owner": "self", "kind": "crew", "at": "harbor", "n": 1}})
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "crew", "at": HARBOR})
+    assert t.pieces(0) == {HARBOR: 4, MAT: 7} and t.seat(0).overflow == 1    # every crew space was full
+    t.effect({"op": "recruit", "n": 1})
+    assert t.pieces(0) == {HARBOR: 5, MAT: 6} and t.seat(0).overflow == 0
+
+
+def test_recruit_advance_cube_and_rearrange_plans():
+    t = at_loop()
+    t.effect({"seq": [{"op": "recruit", "n": 2}, {"op": "advanceCube", "track": "unstable", "n": 1},
+                      {"op": "advanceCube", "track": "choice", "n": 1}, {"op": "rearrangePlans", "n": 1}]})
+    assert t.pieces(0) == {HARBOR: 7, MAT: 4}
+    assert legal(t) == [{"type": "do_step", "track": "stable"}, {"type": "do_step", "track": "unstable"}]
+    t.do(0, {"type": "do_step", "track": "unstable"})
+    assert t.seat(0).cubes == {"stable": 0, "unstable": 2}
+    t.do(0, {"type": "do_step", "from": "SUNSET", "to": "MORNING"})
+    assert t.seat(0).mat["MORNING"] == "S01" and t.seat(0).mat["SUNSET"] is None
+
+
+def test_storm_modify_schedule_and_no_effect():
+    t = at_loop()
+    before = t.state.storm
+    t.effect({"seq": [{"op": "storm", "delta": 1}, {"op": "modify", "param": "forgoReward", "value": 3},
+                      {"op": "schedule", "at": "endOfPhase3", "do": {"op": "gain", "timeGems": 1}}, {"op": "noEffect"}]})
+    assert t.state.storm == before + 1 and t.state.modifiers["forgoReward"] == 3
+    assert "NoEffect" in types(t.events)
+    t.do(0, {"type": "forgo_plan"})
+    assert t.seat(0).doubloons == 3
+
+
+def test_for_each_player_in_flag_order_and_majority():
+    t = at_loop()
+    t.state.flag = [1, 0]
+    t.place(0, "crew", HARBOR, "E3", 1)
+    t.effect({"forEachPlayer": {"players": "all", "do": {"if": {"majority": {"player": "actor", "space": "harbor"}},
+                                                          "then": {"op": "gain", "doubloons": 2}}}})
+    # 0 has 4 in the Harbor, 1 has 5: only 1 leads
+    assert (t.seat(0).doubloons, t.seat(1).doubloons) == (0, 2)
+
+
+def test_bind_and_for_each_space_the_scrying_mirror_exactly():
+    mirror = next(c for c in R.default_content["caves"] if c["id"] == "CV1")["sides"]["A"]
+    assert mirror["name"] == "Scrying Mirror" and mirror["printed"] is True
+    t = at_loop()
+    t.place(0, "crew", HARBOR, "E4").place(0, "crew", HARBOR, "E5").place(1, "crew", HARBOR, "E6", 2)
+    t.effect(mirror["rewardsAllStages"])
+    t.do(0, {"type": "do_step", "value": "jungle"})    # E4, E5 led; E6 not; I3 empty
+    assert t.seat(0).doubloons == 4
+
+
+def test_content_with_mistakes_is_refused_listing_each_one():
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "broken"
+    content["plans"].pop()
+    content["plans"][0]["effect"] = {"op": "storm", "delta": -1}
+    content["eventTokens"][0]["effect"] = {"op": "teleport"}
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["a", "b"], None, content, TableChance(), None)
+    text = " ".join(info.value.problems)
+    assert "30 Stable and 19 Unstable" in text or "eventTokens.0.effect" in text
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "broken2"
+    content["plans"][0]["effect"] = {"op": "storm", "delta": -1}
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["a", "b"], None, content, TableChance(), None)
+    assert any("storm only moves forward" in p for p in info.value.problems)
+
+
+def test_the_reference_content_is_labelled_and_uses_every_construct():
+    c = R.default_content
+    assert c["printed"] is False and "NOT the printed" in c["notice"]
+    import json
+    text = json.dumps(c)
+    for construct in ('"seq"', '"choice"', '"if"', '"else"', '"repeat"', '"forEachSpace"', '"forEachPlayer"', '"bind"',
+                      '"move"', '"moveAll"', '"kill"', '"loseToStorm"', '"gain"', '"lose"', '"recruit"', '"advanceCube"',
+                      '"rearrangePlans"', '"storm"', '"modify"', '"schedule"', '"noEffect"', '"majority"', '"count"',
+                      '"stageAtLeast"', '"timeIs"', '"has"', '"and"', '"or"', '"not"', '"entering"', '"carry"', '"adjacency"'):
+        assert construct in text, construct
