@@ -16,11 +16,11 @@ GAMES = 150
 
 def captain(rng: random.Random, legal: list[dict]) -> dict:
     """Mostly performs plans and steps, sometimes forgoes; outfits a little, then stops."""
-    kinds = {c["type"] for c in legal}
+    kinds = {c["type"]: c for c in legal}
     if "done_outfitting" in kinds and rng.random() < 0.4:
-        return {"type": "done_outfitting"}
+        return kinds["done_outfitting"]
     if "skip_step" in kinds and rng.random() < 0.15:
-        return {"type": "skip_step"}
+        return kinds["skip_step"]
     steps = [c for c in legal if c["type"] in ("do_step", "perform_plan", "select_plan", "purchase", "play_artifact")]
     if steps and rng.random() < 0.85:
         return rng.choice(steps)
