@@ -21,7 +21,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, Snapshot, event
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, InternalError
 
 from disputes import chain
 from domain import chance as domain_chance
@@ -219,9 +219,10 @@ class Parley(Application):
             try:
                 super().__init__(env=env)
                 return
-            except IntegrityError:
+            except (IntegrityError, InternalError):
                 # Several gunicorn workers starting on an empty database race to create the
-                # same tables; Postgres refuses all but one. The tables exist now: retry.
+                # same tables; Postgres refuses all but one (a duplicate, or "tuple
+                # concurrently updated"). The tables exist now: retry.
                 if attempt == 4:
                     raise
                 time.sleep(0.2 * (attempt + 1))
