@@ -6,5 +6,6 @@ def all_rulesets() -> dict:
     from .corsairs import RULESET as corsairs
     from .league import RULESET as league
     from .tesoros import RULESET as tesoros
+    from .valeria import RULESET as valeria
 
-    return {r.id: r for r in (corsairs, league, tesoros)}
+    return {r.id: r for r in (corsairs, league, tesoros, valeria)}

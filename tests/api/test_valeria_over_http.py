@@ -1,0 +1,51 @@
+"""Valeria: Card Kingdoms through the API: a whole game with the host token, and the Dukes kept
+from every other seat until the game is scored."""
+from __future__ import annotations
+
+import random
+
+from tests.fakes.http import create
+from tests.playouts.test_valeria_playouts import duke_of_valeria
+
+ID = "valeria-card-kingdoms"
+
+
+def test_valeria_is_listed_for_two_to_five_players_and_refuses_solo_and_expansions(corsairs_client):
+    listed = corsairs_client.get("/rulesets").get_json()["rulesets"]
+    assert {"id": ID, "min_players": 2, "max_players": 5}.items() <= next(r for r in listed if r["id"] == ID).items()
+    solo = corsairs_client.post("/games", json={"ruleset": ID, "players": [{"name": "A"}]})
+    assert solo.status_code == 422
+    seas = corsairs_client.post("/games", json={"ruleset": ID, "players": [{"name": "A"}, {"name": "B"}],
+                                                "options": {"expansions": ["crimson_seas"]}})
+    assert seas.status_code == 422 and "expansions" in str(seas.get_json())
+
+
+def test_a_seat_never_sees_another_seats_duke_until_the_end(corsairs_client):
+    game = create(corsairs_client, ID, players=("Anne", "Ben", "Cleo"))
+    offer = game.view(game.seat(0))["state"]["seats"][0]["duke_offer"]
+    assert len(offer) == 2
+    assert "duke_offer" not in game.view(game.seat(1))["state"]["seats"][0]
+    response = game.send({"type": "keep_duke", "duke": offer[1]}, game.seat(0))
+    assert response.status_code == 200, response.get_json()
+    for seat in (1, 2):
+        state = game.view(game.seat(seat))["state"]
+        assert "duke" not in state["seats"][0] and state["seats"][0]["has_kept_duke"]
+        for e in game.all_events(game.seat(seat)):
+            if e["event"]["type"] != "GameSetUp":   # which lists the content: every Duke there is
+                assert offer[1] not in str(e) and offer[0] not in str(e), e
+    assert game.view(game.seat(0))["state"]["seats"][0]["duke"] == offer[1]
+
+
+def test_a_whole_game_is_played_over_http_until_a_result(corsairs_client):
+    game = create(corsairs_client, ID, players=("Anne", "Ben"))
+    rng = random.Random(5)
+    for _ in range(4000):
+        commands = game.legal()
+        if not commands:
+            break
+        response = game.send(duke_of_valeria(rng, commands))
+        assert response.status_code == 200, response.get_json()
+    final = game.view(game.seat(1))
+    assert final["status"] == "finished" and final["result"]["winners"]
+    assert all(s["duke"] for s in final["state"]["seats"])   # revealed for scoring
+    assert final["chance"]["seed"]
