@@ -23,8 +23,17 @@ class PlayerSchema(ma.Schema):
     name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=64))
 
 
+def _served_ruleset_ids() -> list[str]:
+    """The games this service adjudicates, listed in the contract so that clients (and
+    schemathesis) can pick one; an id not listed is still answered, with 422."""
+    from domain.registry import all_rulesets
+
+    return sorted(all_rulesets())
+
+
 class CreateGameSchema(ma.Schema):
-    ruleset = ma.fields.String(required=True, metadata={"example": "corsairs-of-valeria"})
+    ruleset = ma.fields.String(required=True, metadata={"example": "corsairs-of-valeria",
+                                                        "enum": _served_ruleset_ids()})
     players = ma.fields.List(ma.fields.Nested(PlayerSchema), required=True,
                              validate=ma.validate.Length(min=1, max=16))
     chance = ma.fields.String(load_default="server", validate=ma.validate.OneOf(["server", "table"]),
