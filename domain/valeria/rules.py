@@ -210,7 +210,7 @@ def announce_roll(d: Draft, seat: int, cmd: dict) -> None:
                     if p["when"] == "harvest":
                         items.append(_item(n, who, dom, p["effect"]))
                         n += 1
-        if not activated:  # [BR p.8] none activated: take any one Resource (VA-6: Starters are activations)
+        if not activated:  # [BR p.8] none activated: take any one Resource (VA-8: a Starter's activation counts)
             items.append(_item(n, who, "no_activation", {"wild": 1}))
             n += 1
     d.emit("HarvestBegan", dice=[a, b], values=values, items=items)
@@ -259,7 +259,7 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
         raise Rejected("NO_SUCH_ACTIVATION", HARVEST, "You have no such activated power to resolve.")
     firsts = first_items(s)
     if firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
-        raise Rejected("THIEF_FIRST", HARVEST, "A power that takes from another player resolves first.")
+        raise Rejected("THIEF_FIRST", HARVEST, "A power that takes from another player resolves first.", ruling="VP-2")
     option = _match(s, seat, item["effect"], cmd.get("choice", []), HARVEST)
     _resolve_item(d, item, option)
     _settle_harvest(d)
@@ -271,7 +271,7 @@ def _match(s, seat, effect, choice, rule):
         if json.dumps(opt[0], sort_keys=True) == want:
             return opt
     raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now "
-                   f"(send 'choice' as one of: {[o[0] for o in options(s, seat, effect)][:12]}).")
+                   f"(send 'choice' as one of: {[o[0] for o in options(s, seat, effect)][:12]}).", ruling="VP-9")
 
 
 def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
@@ -296,7 +296,7 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
 
 def _after_taken(d: Draft, stack: str) -> None:
     """[BR p.10 step 5] reveal the next Domain; [BR p.8] an emptied stack gets an Exhausted card
-    (VA-27: none left, the position is exhausted all the same)."""
+    (VA-2: none left, the position is exhausted all the same; VA-6: whenever it empties)."""
     s = d.s
     if stack in s.domains and s.domains[stack]["down"] > 0:
         d.emit("DomainRevealed", stack=stack, card=d.reveal())
@@ -354,7 +354,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
         raise Rejected("NO_SUCH_STACK", rule, f"Choose a {kind} stack of the Center Stacks.")
     top = s.top(stack)
     if top is None:
-        raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted.")
+        raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted.", ruling="VA-2")
     if action == "build" and not roles_met(s, seat, top):
         raise Rejected("ROLES_NOT_MET", rule, "Your Citizens' Role icons do not match the Domain's.")
     augment = cmd.get("magic", 0)
@@ -479,7 +479,7 @@ def points(s: ValeriaState, seat: int) -> dict:
 
 
 def cards_in_tableau(s: ValeriaState, seat: int) -> int:
-    """VA-B5: Starters, Citizens, Domains, slain Monsters and the Duke."""
+    """VA-5: Starters, Citizens, Domains, slain Monsters and the Duke."""
     me = s.seats[seat]
     return len(me.citizens) + len(me.domains) + len(me.victory) + 1
 

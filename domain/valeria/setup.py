@@ -88,8 +88,8 @@ def content_problems(content: dict) -> list[str]:
             problems.append(f"content.monsters[{area}]: an Area has 5 Monsters and 1 with the 5-player icon [BR p.4, p.16]")
         if area.startswith("domain_"):
             problems.append(f"content.monsters[{area}]: an Area id may not start with 'domain_'")
-    if len(content["domains"]) < 20:
-        problems.append("content.domains: 5 stacks of 4 at 5 players need at least 20 Domains [BR p.16]")
+    if len(content["domains"]) < 15:
+        problems.append("content.domains: 5 stacks of 3 need at least 15 Domains [BR p.4]")
     if len(content["dukes"]) < 10:
         problems.append("content.dukes: 2 Dukes for each of up to 5 players need at least 10 [BR p.5]")
     return problems
@@ -126,6 +126,8 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         problems.append(f"options.variant: the '{opts['variant']}' variant is not supported (solo and mixed Citizens are not)")
     if isinstance(opts["first_player"], int) and opts["first_player"] >= n:
         problems.append(f"options.first_player: there is no seat {opts['first_player']} among {n} players")
+    if n == 5 and len(content["domains"]) < 20:
+        problems.append("content.domains: 5 stacks of 4 at 5 players need at least 20 Domains [BR p.16]")
     types = _citizen_types(content, opts, problems)
     areas = _areas(content, opts, problems)
     t = table_setup or {}

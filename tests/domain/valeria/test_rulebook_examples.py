@@ -261,3 +261,26 @@ def test_content_naming_the_second_edition_or_an_expansion_is_refused():
         R.setup(["A", "B"], None, content, TableChance(), None)
     text = " ".join(info.value.problems)
     assert "second" in text and "flames_and_frost" in text
+
+
+def test_operator_card_data_is_checked_and_every_problem_listed():
+    """An operator may send the real card data; what is wrong with it is listed (422 over HTTP)."""
+    import copy
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "operator-cards"
+    content["citizens"] = [c for c in content["citizens"] if c["activation"] != [7]]
+    content["monsters"][0]["copies"] = 3
+    content["domains"] = content["domains"][:14]
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], None, content, TableChance(), None)
+    text = " ".join(info.value.problems)
+    assert "activation 7" in text and "5 Monsters" in text and "15 Domains" in text
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(list("ABCDE"), None, {**R.default_content, "id": "x", "domains": R.default_content["domains"][:19]},
+                TableChance(), None)
+    assert any("20 Domains" in p for p in info.value.problems)
+    content = copy.deepcopy(R.default_content)
+    content["citizens"][0]["on_turn"] = {"steal_everything": True}
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], None, content, TableChance(), None)
+    assert any("citizens.0.on_turn" in p for p in info.value.problems)
