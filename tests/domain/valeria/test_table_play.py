@@ -1,0 +1,39 @@
+"""A whole game at a table: every die and every Domain turned face up comes from the
+commands, and the rules still check the rest."""
+from __future__ import annotations
+
+import random
+
+from domain.chance import TableChance
+from domain.ruleset import Rejected
+from domain.valeria import RULESET as R
+from tests.domain.valeria.table import Table
+from tests.playouts.test_valeria_playouts import duke_of_valeria
+
+
+def test_a_table_plays_a_whole_game_sending_the_dice_and_the_domains_revealed():
+    rng = random.Random(11)
+    t = Table(players=3)
+    for _ in range(5000):
+        if t.state.finished:
+            break
+        seat = R.status(t.state).to_move[0]
+        cmd = dict(duke_of_valeria(rng, R.legal_commands(t.state, seat)))
+        needs = R.table_inputs(t.state, seat).get(cmd["type"], {})
+        if "dice" in needs:
+            cmd["dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
+        if "revealed" in needs:
+            pool = list(t.state.domain_pool)
+            for k in range(3):   # a build reveals at most one; a reward may reveal another
+                try:   # how many the table must send: the rules say when it is too few or too many
+                    R.decide(t.state, seat, {**cmd, "revealed": pool[:k]}, TableChance())
+                except Rejected as r:
+                    assert r.code in ("TABLE_OUTCOME_REQUIRED", "TABLE_OUTCOME_INVALID"), r
+                    continue
+                cmd["revealed"] = rng.sample(pool, k) if k else []
+                break
+            if not cmd["revealed"]:
+                del cmd["revealed"]
+        t.do(seat, cmd)
+    assert t.state.finished and t.state.result["winners"]
+    assert t.state.seed is None   # nothing to reveal: the table rolled
