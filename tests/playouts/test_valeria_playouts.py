@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import jsonschema
 import pytest
 
 from domain.valeria import RULESET as R
@@ -99,6 +100,16 @@ def check_end(s) -> None:
     assert all(x.duke in {d["id"] for d in s.content["dukes"]} for x in s.seats)
 
 
+_VALIDATORS = {k: jsonschema.Draft202012Validator(v) for k, v in R.command_schemas.items()}
+
+
+def schema_checked(rng: random.Random, legal: list[dict]) -> dict:
+    """The service validates bodies against the command schemas before decide: they admit every legal command."""
+    for c in legal:
+        _VALIDATORS[c["type"]].validate(c)
+    return duke_of_valeria(rng, legal)
+
+
 def run(game_no: int, agreement: float = 0.0):
     rng = random.Random(-game_no)
     players = NAMES[:2 + game_no % 4]
@@ -110,7 +121,7 @@ def run(game_no: int, agreement: float = 0.0):
     if rng.random() < 0.5:
         opts["citizen_types"] = ["monk", "merchant", "mercenary", "archer", "peasant", "knight", "thief", "champion",
                                  "rogue", "miner"]
-    return play(R, game_no, players, opts, policy=duke_of_valeria, candidates=candidates if agreement else None,
+    return play(R, game_no, players, opts, policy=schema_checked if agreement else duke_of_valeria, candidates=candidates if agreement else None,
                 agreement=agreement, after_event=Checker())
 
 
