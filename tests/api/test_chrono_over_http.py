@@ -1,0 +1,55 @@
+"""Chrono Corsairs through the API: a whole game with the host token, and a seat that never
+sees another seat's drawn plans, sealed selection or artifacts."""
+from __future__ import annotations
+
+import random
+
+from tests.fakes.http import create
+from tests.playouts.test_chrono_playouts import captain
+
+ID = "chrono-corsairs"
+
+
+def test_chrono_is_listed_for_2_to_5_players_and_bad_content_is_a_422(corsairs_client):
+    listed = corsairs_client.get("/rulesets").get_json()["rulesets"]
+    assert {"id": ID, "min_players": 2, "max_players": 5}.items() <= next(r for r in listed if r["id"] == ID).items()
+    response = corsairs_client.post("/games", json={"ruleset": ID, "players": [{"name": "A"}]})
+    assert response.status_code == 422
+    response = corsairs_client.post("/games", json={"ruleset": ID, "players": [{"name": "A"}, {"name": "B"}],
+                                                    "content": {"id": "mine"}})
+    assert response.status_code == 422 and response.get_json()["code"] == "INVALID_GAME"
+
+
+def test_a_whole_chrono_game_is_played_over_http_until_a_result(corsairs_client):
+    game = create(corsairs_client, ID, players=("Anne", "Ben", "Cy"))
+    rng = random.Random(5)
+    for _ in range(3000):
+        commands = game.legal()
+        if not commands:
+            break
+        response = game.send(captain(rng, commands))
+        assert response.status_code == 200, response.get_json()
+    final = game.view(game.seat(1))
+    assert final["status"] == "finished" and final["result"]["winners"]
+    assert final["chance"]["seed"]
+
+
+def test_a_seat_never_sees_another_seats_drawn_plans_or_sealed_selection(corsairs_client):
+    game = create(corsairs_client, ID, players=("Anne", "Ben"))
+    first = game.view()["state"]["to_move"][0]
+    assert game.send({"type": "draw_plans"}, game.seat(first)).status_code == 200
+    other = 1 - first
+    seen = game.view(game.seat(other))["state"]["seats"][first]
+    assert seen["drawn_count"] == 2 and "drawn" not in seen
+    mine = game.view(game.seat(first))["state"]["seats"][first]["drawn"]
+    assert len(mine) == 2
+    drawn = [e for e in game.all_events(game.seat(other)) if e["event"]["type"] == "PlansDrawn"]
+    assert drawn and all("cards" not in e["event"] for e in drawn)
+    assert game.send({"type": "draw_plans"}, game.seat(other)).status_code == 200
+    assert game.send({"type": "select_plan", "card": mine[0], "slot": "EVENING"}, game.seat(first)).status_code == 200
+    assert game.view(game.seat(other))["state"]["seats"][first]["selected"] is True
+    assert "selection" not in game.view(game.seat(other))["state"]["seats"][first]
+    sealed = [e for e in game.all_events(game.seat(other)) if e["event"]["type"] == "PlanSelected"]
+    assert sealed and all(set(e["event"]) == {"type", "seat"} for e in sealed)
+    assert all(e["command"]["body"] == {"type": "select_plan"} for e in sealed if "command" in e)
+    assert game.send({"type": "forgo_plan"}, game.seat(other)).status_code == 422
