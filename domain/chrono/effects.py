@@ -204,8 +204,7 @@ def node(s: ChronoState) -> dict | None:
 
 
 def optional(f: dict, n: dict) -> bool:
-    if "choice" in n or "bind" in n:
-        return n.get("optional", f["optional"])
+    """Plans and artifacts may be forgone in part (CA-20); a node may say otherwise."""
     return n.get("optional", f["optional"])
 
 
@@ -469,9 +468,10 @@ def _apply(d, f: dict, n: dict, p: dict) -> None:
             draw_artifact(d, me)
     elif op == "lose":
         seat = s.seats[me]
-        if n.get("doubloons") and seat.doubloons:
+        first = not (f.get("progress") or {}).get("count")
+        if first and n.get("doubloons") and seat.doubloons:
             d.emit("DoubloonsChanged", seat=me, amount=-min(n["doubloons"], seat.doubloons), why="effect")
-        if n.get("timeGems") and seat.gems:
+        if first and n.get("timeGems") and seat.gems:
             d.emit("TimeGemsChanged", seat=me, amount=-min(n["timeGems"], seat.gems), why="effect")
         if p.get("artifact"):
             d.emit("ArtifactDiscarded", seat=me, artifact=p["artifact"])
