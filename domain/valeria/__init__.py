@@ -15,7 +15,9 @@ creation): solo play, the mixed-Citizens variant, the second edition and every e
 from __future__ import annotations
 
 from . import legal, rules, setup as _setup, state, view
-from .commands import COMMAND_SCHEMAS
+from types import SimpleNamespace
+
+from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS
 from .. import kit
 from ..ruleset import Status
 
@@ -40,4 +42,23 @@ RULESET = kit.ruleset(
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas=COMMAND_SCHEMAS,
     setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+)
+
+
+_cs_setup = SimpleNamespace(OPTIONS_SCHEMA={**_setup.OPTIONS_SCHEMA, "title": "Valeria: Card Kingdoms - Crimson Seas options"},
+                            CONTENT_SCHEMA=_setup.CONTENT_SCHEMA, DEFAULT_CONTENT=_setup.CS_CONTENT,
+                            setup=_setup.setup_crimson_seas)
+
+CRIMSON_SEAS = kit.ruleset(
+    id=_setup.CS_RULESET_ID,
+    version=_setup.RULESET_VERSION,
+    name="Valeria: Card Kingdoms - Crimson Seas",
+    min_players=2,
+    max_players=5,
+    summary="Valeria: Card Kingdoms with the Crimson Seas expansion (../shared/rules/crimson-seas.txt): the Island "
+            "Board (Goods, Tomes, Nobles, Exekratys), Maps and the Sail action, the Coxswain, Wardens and '+' Monsters, "
+            "and Monster Events waiting on the Exhausted stack.",
+    table_setup_schema=_setup.CS_TABLE_SETUP_SCHEMA,
+    command_schemas=CS_COMMAND_SCHEMAS,
+    setup=_cs_setup, state=state, rules=rules, legal=legal, view=view, status=status,
 )

@@ -8,7 +8,10 @@ PICK = {"description": "one pick: an index (choose), a resource (wild), true/fal
                   {"type": "string", "maxLength": 41},
                   {"type": "object", "additionalProperties": False, "required": ["seat", "resource"],
                    "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4},
-                                  "resource": {"enum": ["gold", "strength", "magic"]}}}]}
+                                  "resource": {"enum": ["gold", "strength", "magic"]}}},
+                  {"type": "object", "additionalProperties": False, "required": ["seat", "card"],
+                   "description": "Crimson Seas, the Skeleton Army: an opponent's Citizen",
+                   "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4}, "card": ID}}]}
 CHOICE = {"type": "array", "items": PICK, "maxItems": 20, "default": [],
           "description": "the picks the power asks for, in the order it asks them (legal commands list them)"}
 TABLE = {
@@ -45,4 +48,28 @@ COMMAND_SCHEMAS = {
     "gain_resource": _cmd("gain_resource", "Action: take one Gold, Strength or Magic from the Bank.",
                           {"resource": {"enum": ["gold", "strength", "magic"]}}, ["resource"]),
     "resolve": _cmd("resolve", "Action Phase: resolve the reward of the Monster slain or the Domain built.", {"choice": CHOICE}),
+}
+
+
+TOMES = {"type": "object", "additionalProperties": False, "default": {},
+         "description": "Crimson Seas: how many face-up Tomes of each type you flip to pay (each pays 1 of its type)",
+         "properties": {r: {"type": "integer", "minimum": 1, "maximum": 24} for r in ("gold", "strength", "magic")}}
+
+
+def _with_tomes(schema: dict) -> dict:
+    return {**schema, "properties": {**schema["properties"], "tomes": TOMES}}
+
+
+CS_COMMAND_SCHEMAS = {
+    **{k: (_with_tomes(v) if k in ("slay", "recruit", "build") else v) for k, v in COMMAND_SCHEMAS.items()},
+    "sail": _with_tomes(_cmd("sail", "Action [CS Sail]: pay 1 Map and sail to an island: Araby (buy the Goods in 'slots', "
+                                     "0 top to 2 bottom), Nae Aerie (the Tomes in 'slots'), Exekratys (every token of "
+                                     "'resource') or Amarynth (rescue the Noble in 'slot', paying in 'resource').",
+                             {"island": {"enum": ["araby", "nae_aerie", "exekratys", "amarynth"]},
+                              "slots": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 2},
+                                        "maxItems": 3, "default": [], "description": "ascending"},
+                              "slot": {"type": "integer", "minimum": 0, "maximum": 2},
+                              "resource": {"enum": ["gold", "strength", "magic"]},
+                              "magic": MAGIC}, ["island"])),
+    "gain_map": _cmd("gain_map", "Action [CS Gain a Map]: take 1 Map from the Bank."),
 }

@@ -10,6 +10,13 @@ A card's power is a small JSON tree (content/schema.json, $defs/effect):
     take_from {resources, max} up to max of one resource from one opponent        [BR p.7 Thief]
     take_card {kind, max_cost} a Center card free, a Citizen's '+' ignored         [BR p.6, p.12]
     banish kind                remove the top card of a Center stack from the game [FF p.2 Banish]
+Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
+    gain {map: expr}           Maps from the Bank, as many as are left            [CS Gain a Map], VA-35
+    take_island kind           a face-up Goods, Tome or Noble, free; then refresh  [CS Icons]
+    add_tokens {resource, cap} a token from the Bank onto this card               [CS Leviathan]
+    place_on_self resource     the active player places one of theirs on it       [CS Ghost Ship]
+    flip citizen               an opponent's face-up Citizen goes face down       [CS Skeleton Army]
+    offer_exekratys n          (the rule, not a card) a token of choice into Exekratys [CS Roll Phase]
 and expr is an int or plus + times * floor(count / div) of a counter of the owner's tableau.
 
 options() lists every way an effect can be resolved as (choice, ops): `choice` is the list of
@@ -22,10 +29,12 @@ from __future__ import annotations
 
 RESOURCES = ("gold", "strength", "magic")
 ROLES = ("worker", "soldier", "holy", "shadow")
-CHOICE_NODES = ("wild", "choose", "may", "exchange", "take_from", "take_card", "banish")
+CHOICE_NODES = ("wild", "choose", "may", "exchange", "take_from", "take_card", "banish", "take_island", "flip",
+                "offer_exekratys")
+ISLANDS = {"goods": "araby", "tome": "nae_aerie", "noble": "amarynth"}
 
 
-def count(s, seat: int, counter: dict) -> int:
+def count(s, seat: int, counter: dict, self_card: str | None = None, all_up: bool = False) -> int:
     """[BR p.14] a power naming a role counts Citizen cards with that icon; names, card types and
     areas count cards in the tableau and Victory stack."""
     (kind, spec), = counter.items()
@@ -33,6 +42,8 @@ def count(s, seat: int, counter: dict) -> int:
     if kind == "citizens":
         n = 0
         for c in me.citizens:
+            if c in me.flipped and not all_up:  # [CS Skeleton Army] face down: inactive until scored
+                continue
             card = s.card(c)
             if "role" in spec and spec["role"] not in card.get("roles", []):
                 continue
@@ -48,17 +59,25 @@ def count(s, seat: int, counter: dict) -> int:
         return len(me.domains)
     if kind == "role_icons":
         # [BR p.15] a Duke scoring role icons counts those on Citizens and on Domains
-        cit = sum(s.card(c).get("roles", []).count(spec) for c in me.citizens)
-        return cit + sum(s.card(d)["roles"].get(spec, 0) for d in me.domains)
+        # [CS Scoring NOTE] and on Nobles; Skeleton Army's face-down Citizens are turned up to score
+        cit = sum(s.card(c).get("roles", []).count(spec) for c in me.citizens if all_up or c not in me.flipped)
+        nob = sum(s.card(n).get("roles", []).count(spec) for n in me.nobles)
+        return cit + nob + sum(s.card(d)["roles"].get(spec, 0) for d in me.domains)
+    if kind == "goods":
+        return len(me.goods)
+    if kind == "nobles":
+        return len(me.nobles)
+    if kind == "tokens_on_self":
+        return s.event_tokens.get(self_card, {}).get(spec, 0)
     if kind == "resource":
         return getattr(me, spec)
     raise ValueError(kind)
 
 
-def amount(s, seat: int, expr) -> int:
+def amount(s, seat: int, expr, self_card: str | None = None) -> int:
     if isinstance(expr, int):
         return expr
-    return expr.get("plus", 0) + expr.get("times", 1) * (count(s, seat, expr["count"]) // expr.get("div", 1))
+    return expr.get("plus", 0) + expr.get("times", 1) * (count(s, seat, expr["count"], self_card) // expr.get("div", 1))
 
 
 def has_choice(effect: dict) -> bool:
@@ -70,17 +89,20 @@ def has_choice(effect: dict) -> bool:
     return False
 
 
-def options(s, seat: int, effect: dict, take_ok=None) -> list[tuple[list, list]]:
+def options(s, seat: int, effect: dict, take_ok=None, self_card: str | None = None) -> list[tuple[list, list]]:
     """Every resolution of effect for seat now: [(choice, ops)]. take_ok(stack) may forbid a
-    Center stack to take_card (none in the base game)."""
+    Center stack to take_card (the Pirate Blockade); self_card is the card whose power it is."""
     purse = {r: getattr(s.seats[seat], r) for r in RESOURCES}
-    return [(picks, ops) for picks, ops, _ in _walk(s, seat, effect, purse, take_ok)]
+    return [(picks, ops) for picks, ops, _ in _walk(s, seat, effect, purse, (take_ok, self_card))]
 
 
-def _walk(s, seat, effect, purse, take_ok):
+def _walk(s, seat, effect, purse, ctx):
+    take_ok, self_card = ctx
     (kind, arg), = effect.items()
     if kind == "gain":
-        got = {r: amount(s, seat, e) for r, e in arg.items()}
+        got = {r: amount(s, seat, e, self_card) for r, e in arg.items()}
+        if "map" in got:
+            got["map"] = min(got["map"], s.bank_maps)  # VA-35: the Maps are finite
         yield [], [("gain", got)], _plus(purse, got)
     elif kind == "wild":
         n = amount(s, seat, arg)
@@ -89,22 +111,22 @@ def _walk(s, seat, effect, purse, take_ok):
     elif kind == "all":
         partial = [([], [], purse)]
         for sub in arg:
-            partial = [(p + p2, o + o2, pu2) for p, o, pu in partial for p2, o2, pu2 in _walk(s, seat, sub, pu, take_ok)]
+            partial = [(p + p2, o + o2, pu2) for p, o, pu in partial for p2, o2, pu2 in _walk(s, seat, sub, pu, ctx)]
         yield from partial
     elif kind == "choose":
         for i, sub in enumerate(arg):
-            for p, o, pu in _walk(s, seat, sub, purse, take_ok):
+            for p, o, pu in _walk(s, seat, sub, purse, ctx):
                 yield [i] + p, o, pu
     elif kind == "may":
         yield [False], [], purse
-        for p, o, pu in _walk(s, seat, arg, purse, take_ok):
+        for p, o, pu in _walk(s, seat, arg, purse, ctx):
             yield [True] + p, o, pu
     elif kind == "exchange":
         yield [False], [], purse
         pay = arg["pay"]
         if all(purse[r] >= n for r, n in pay.items()):
             after = _plus(purse, {r: -n for r, n in pay.items()})
-            for p, o, pu in _walk(s, seat, arg["gain"], after, take_ok):
+            for p, o, pu in _walk(s, seat, arg["gain"], after, ctx):
                 yield [True] + p, [("pay", dict(pay))] + o, pu
     elif kind == "take_from":
         for victim in range(len(s.seats)):
@@ -127,6 +149,35 @@ def _walk(s, seat, effect, purse, take_ok):
             yield [], [], purse
         for st in stacks:
             yield [st], [("banish", st)], purse
+    elif kind == "take_island":
+        island = ISLANDS[arg]
+        slots = [i for i, x in enumerate(getattr(s, "nae" if island == "nae_aerie" else island)) if x is not None]
+        if not slots:
+            yield [], [], purse
+        for i in slots:
+            yield [i], [("take_island", island, i)], purse
+    elif kind == "add_tokens":
+        have = s.event_tokens.get(self_card, {}).get(arg["resource"], 0)
+        n = 1 if have < arg["cap"] else 0  # [CS Leviathan] at most cap tokens
+        yield [], [("add_tokens", self_card, arg["resource"], n)] if n else [], purse
+    elif kind == "place_on_self":
+        if purse[arg] >= 1:  # VA-19: with none, the obligation lapses
+            yield [], [("place", self_card, arg)], _plus(purse, {arg: -1})
+        else:
+            yield [], [], purse
+    elif kind == "flip":
+        targets = [{"seat": i, "card": c} for i, x in enumerate(s.seats) if i != seat
+                   for c in x.citizens if s.card(c)["kind"] == "citizen" and c not in x.flipped]
+        if not targets:
+            yield [], [], purse
+        for tg in targets:
+            yield [tg], [("flip", tg["seat"], tg["card"])], purse
+    elif kind == "offer_exekratys":
+        have = [r for r in RESOURCES if purse[r] > 0]
+        if not have:  # VA-8: place what you can; none is fine
+            yield [], [], purse
+        for r in have:
+            yield [r], [("offer", r)], _plus(purse, {r: -1})
     else:  # pragma: no cover - the schema admits nothing else
         raise ValueError(kind)
 

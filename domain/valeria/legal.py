@@ -5,9 +5,33 @@ without their outcome fields ('dice', 'revealed'); table_inputs() says what may 
 """
 from __future__ import annotations
 
+from collections import Counter
+from itertools import combinations
+
 from .effects import RESOURCES, options
-from .rules import ACTIONS, die_changes, first_items, open_commands, price, roles_met, to_move
+from .rules import (ACTIONS, CS_ACTIONS, blocked, die_changes, first_items, open_commands, pay, price, rescue_cost,
+                    roles_met, sail_price, take_ok, to_move, tome_type)
 from .state import ValeriaState
+
+
+def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int, augment: bool = True):
+    """Every (magic standing in, tomes flipped) that pays: the same arithmetic as rules.pay."""
+    up = Counter(tome_type(t) for t in s.seats[seat].tomes)
+    for m in range(0, max(1, amount)) if augment else [0]:
+        for a in range(0, up[main] + 1):
+            for b in range(0, up["magic"] + 1) if main != "magic" else [0]:
+                tomes = {k: v for k, v in ((main, a), ("magic", b)) if v}
+                if pay(s, seat, main, amount, magic, m, tomes) is not None:
+                    yield m, tomes
+
+
+def _body(base: dict, m: int, tomes: dict) -> dict:
+    out = dict(base)
+    if m or "magic" not in out:
+        out["magic"] = m
+    if tomes:
+        out["tomes"] = tomes
+    return out
 
 
 def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
@@ -24,22 +48,53 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
         firsts = first_items(s)
         items = firsts[:1] if firsts else [i for i in s.items if i["seat"] == seat]
         return [{"type": "harvest", "item": i["id"], "choice": c}
-                for i in items for c, _ in options(s, seat, i["effect"])]
+                for i in items for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
     if "resolve" in open_now:
-        return [{"type": "resolve", "choice": c} for c, _ in options(s, seat, s.pending[0]["effect"])]
+        p = s.pending[0]
+        return [{"type": "resolve", "choice": c} for c, _ in options(s, seat, p["effect"], take_ok(s), p["source"])]
     out = []
-    for action, stacks in (("slay", s.monsters), ("recruit", s.citizens), ("build", s.domains)):
+    monsters = list(s.monsters) + sorted(st for st in s.event_at if st not in s.monsters)
+    for action, stacks in (("slay", monsters), ("recruit", s.citizens), ("build", s.domains)):
         for st in stacks:
-            if s.top(st) is None or (action == "build" and not roles_met(s, seat, s.top(st))):
+            top = s.top(st)
+            if top is None or (action != "slay" and st in s.event_at):
+                continue
+            if (action == "build" and not roles_met(s, seat, top)) or (action == "recruit" and blocked(s, st)):
                 continue
             p = price(s, seat, action, st)
-            me = s.seats[seat]
-            main = getattr(me, p["main"])
-            for m in range(0, max(1, p["amount"])):  # the same arithmetic as rules.payment
-                if main >= p["amount"] - m and me.magic >= p["magic"] + m:
-                    out.append({"type": action, "stack": st, "magic": m})
+            for m, tomes in payments(s, seat, p["main"], p["amount"], p["magic"]):
+                out.append(_body({"type": action, "stack": st}, m, tomes))
     out += [{"type": "gain_resource", "resource": r} for r in RESOURCES]
-    assert set(c["type"] for c in out) <= set(ACTIONS)
+    if s.cs:
+        out += _crimson_seas(s, seat)
+    assert set(c["type"] for c in out) <= set(ACTIONS) | set(CS_ACTIONS)
+    return out
+
+
+def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
+    me = s.seats[seat]
+    out = [{"type": "gain_map"}] if s.bank_maps > 0 else []
+    if me.maps < 1:
+        return out
+    for island, slots in (("araby", s.araby), ("nae_aerie", s.nae)):
+        full = [i for i, x in enumerate(slots) if x is not None]
+        for k in range(len(full) + 1):
+            for chosen in combinations(full, k):
+                cost = sail_price(s, seat, island, list(chosen))
+                for m, tomes in payments(s, seat, "gold", cost, 0):
+                    out.append(_body({"type": "sail", "island": island, "slots": list(chosen)}, m, tomes))
+    out += [{"type": "sail", "island": "exekratys", "resource": r} for r in RESOURCES]
+    cost = rescue_cost(s, seat)
+    up = Counter(tome_type(t) for t in me.tomes)
+    for slot, noble in enumerate(s.amarynth):
+        if noble is None:
+            continue
+        for r in RESOURCES:
+            for k in range(0, up[r] + 1):
+                tomes = {r: k} if k else {}
+                if k <= cost and getattr(me, r) >= cost - k:
+                    body = {"type": "sail", "island": "amarynth", "slot": slot, "resource": r}
+                    out.append({**body, "tomes": tomes} if tomes else body)
     return out
 
 
@@ -55,8 +110,9 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
     for cmd in legal_commands(s, seat):
         if cmd["type"] == "roll_dice":
             out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice"}}
-        elif cmd["type"] == "build" or (cmd["type"] in ("harvest", "resolve") and _reveals(s, cmd)):
-            out[cmd["type"]] = {"revealed": {"count": "each Domain turned face up by this command, in order "
-                                                      "(none when the stack has no face-down Domain left)",
-                                             "from": "the face-down Domains"}}
+        elif cmd["type"] in ("build", "slay", "sail") or (cmd["type"] in ("harvest", "resolve") and (_reveals(s, cmd) or s.cs)):
+            out[cmd["type"]] = {"revealed": {"count": "each card or token turned face up by this command, in order "
+                                                      "(none when nothing face down is turned up)",
+                                             "from": "the face-down Domains" + (", Monster Events, Goods and Tomes supplies "
+                                                                                "and Noble deck" if s.cs else "")}}
     return out

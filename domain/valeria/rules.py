@@ -24,7 +24,12 @@ RECRUIT = "BR p.9 Recruit a Citizen"
 GAIN = "BR p.9 Gain a Resource"
 BUILD = "BR p.10 Build a Domain"
 END = "BR p.8 Ending the Game"
+SAIL = "CS Sail"
+GAIN_MAP = "CS Gain a Map"
+CS_ROLL = "CS Roll Phase"
 ACTIONS = ("slay", "recruit", "build", "gain_resource")
+CS_ACTIONS = ("sail", "gain_map")
+ISLANDS = ("araby", "nae_aerie", "exekratys", "amarynth")
 
 
 class Draft(kit.Draft):
@@ -33,15 +38,16 @@ class Draft(kit.Draft):
         self.revealed = command.get("revealed")
         self.used = 0
 
-    def reveal(self) -> str:
-        """A face-down Domain turned face up: from the server's seed, or as the table says."""
-        pool = self.s.domain_pool
+    def reveal(self, pool: list | None = None) -> str:
+        """A face-down card or token turned face up (a Domain, a Monster Event, a Goods or Tome
+        from its supply, a Noble): from the server's seed, or as the table says."""
+        pool = self.s.domain_pool if pool is None else pool
         if self.chance.mode != "table":
             return self.chance.pick(pool, 1, None, "revealed")[0]
         given = self.revealed
         if not isinstance(given, list) or self.used >= len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           "This game is played at a table: send in 'revealed' each Domain turned face up by this command, in order.")
+                           "This game is played at a table: send in 'revealed' each card or token turned face up by this command, in order.")
         card = given[self.used]
         if card not in pool:
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, f"'revealed': {card!r} cannot have been turned face up.")
@@ -76,7 +82,7 @@ def decide(state: ValeriaState, seat: int, command: dict, chance) -> list[dict]:
 WORDS = {"keep_duke": "keep a Duke", "roll_dice": "roll the dice", "change_die": "change a die",
          "announce_roll": "announce the roll", "harvest": "resolve a Citizen", "slay": "slay a Monster",
          "recruit": "recruit a Citizen", "build": "build a Domain", "gain_resource": "gain a Resource",
-         "resolve": "resolve a reward"}
+         "resolve": "resolve a reward", "sail": "sail", "gain_map": "gain a Map"}
 
 
 def open_commands(s: ValeriaState) -> set[str]:
@@ -87,14 +93,20 @@ def open_commands(s: ValeriaState) -> set[str]:
     if s.phase == "harvest":
         return {"harvest"}
     if s.phase == "action":
-        return {"resolve"} if s.pending else set(ACTIONS)
+        return {"resolve"} if s.pending else set(ACTIONS) | (set(CS_ACTIONS) if s.cs else set())
     return set()
 
 
+def tier(item: dict) -> int:
+    """0: the end of the Roll Phase [CS Roll Phase, Monster Event Cards]; 1: take-from-player
+    powers [BR p.7 the Thief first]; 2: every other power."""
+    return item.get("tier", 1 if item["first"] else 2)
+
+
 def first_items(s: ValeriaState) -> list[dict]:
-    """[BR p.7] the Thief acts first: take-from-player powers, the active player first, then clockwise."""
+    """What must resolve before the rest, in order; the active player first, then clockwise."""
     n = len(s.seats)
-    return sorted((i for i in s.items if i["first"]), key=lambda i: ((i["seat"] - s.active) % n, i["id"]))
+    return sorted((i for i in s.items if tier(i) < 2), key=lambda i: (tier(i), (i["seat"] - s.active) % n, i["id"]))
 
 
 def to_move(s: ValeriaState) -> list[int]:
@@ -192,12 +204,36 @@ def announce_roll(d: Draft, seat: int, cmd: dict) -> None:
     a, b = s.dice
     values = [a, b, a + b]
     items, n = [], 0
+    if s.cs:
+        # [CS Roll Phase] one token into Exekratys per 6 among the dice and the sum (VA-9)
+        immune = any(p.get("exekratys_immune") for dom in s.seats[s.active].domains for p in s.card(dom).get("ongoing", []))
+        for _ in range(0 if immune else values.count(6)):
+            items.append(_item(n, s.active, "exekratys", {"offer_exekratys": 1}, tier=0))
+            n += 1
+        # [CS Monster Event Cards] instructions at the end of the Roll Phase: once by number, or as written
+        for stack, ev in sorted(s.event_at.items()):
+            card = s.card(ev)
+            if card.get("on_roll") and (not card["activation"] or any(v in card["activation"] for v in values)):
+                items.append(_item(n, s.active, ev, card["on_roll"], tier=0))
+                n += 1
+    d.emit("HarvestBegan", dice=[a, b], values=values, items=items)
+    _settle_harvest(d)
+
+
+def _activate(d: Draft) -> None:
+    """[BR p.7] each die and the sum activate Citizens (after the end of the Roll Phase [CS])."""
+    s = d.s
+    a, b = s.dice
+    values = [a, b, a + b]
+    items, n = [], s.next_item
     for who, x in enumerate(s.seats):
         if who == s.resting:  # [BR p.16] the Resting player does not harvest
             continue
         side = "on_turn" if who == s.active else "off_turn"  # [BR p.7]
         activated = False
         for c in x.citizens:
+            if c in x.flipped:  # [CS Skeleton Army] face down: inactive
+                continue
             card = s.card(c)
             times = sum(1 for v in values if v in card["activation"])  # [BR p.7] each die and the sum; doubles twice
             for _ in range(times):
@@ -210,15 +246,23 @@ def announce_roll(d: Draft, seat: int, cmd: dict) -> None:
                     if p["when"] == "harvest":
                         items.append(_item(n, who, dom, p["effect"]))
                         n += 1
-        if not activated:  # [BR p.8] none activated: take any one Resource (VA-8: a Starter's activation counts)
+        if s.cs:
+            # [CS Harvest Phase] the Coxswain replaces the rule below: none activated, or doubles; once (VA-6)
+            if not activated or a == b:
+                cox = next(c for c in x.citizens if s.card(c)["id"] == s.content["crimson_seas"]["coxswain"]["id"])
+                items.append(_item(n, who, cox, s.card(cox)[side]))
+                n += 1
+        elif not activated:  # [BR p.8] none activated: take any one Resource (VA-6: a Starter's activation counts)
             items.append(_item(n, who, "no_activation", {"wild": 1}))
             n += 1
-    d.emit("HarvestBegan", dice=[a, b], values=values, items=items)
-    _settle_harvest(d)
+    d.emit("CitizensActivated", items=items)
 
 
-def _item(n: int, seat: int, source: str, effect: dict) -> dict:
-    return {"id": n, "seat": seat, "source": source, "effect": effect, "first": "take_from" in json.dumps(effect)}
+def _item(n: int, seat: int, source: str, effect: dict, tier: int | None = None) -> dict:
+    item = {"id": n, "seat": seat, "source": source, "effect": effect, "first": "take_from" in json.dumps(effect)}
+    if tier is not None:
+        item["tier"] = tier
+    return item
 
 
 # ---------------------------------------------------------------- Harvest Phase
@@ -228,9 +272,9 @@ def _settle_harvest(d: Draft) -> None:
     s = d.s
     while True:
         firsts = first_items(s)
-        if firsts:
+        if firsts and (tier(firsts[0]) == 0 or s.activated):
             item = firsts[0]
-            opts = options(s, item["seat"], item["effect"])
+            opts = options(s, item["seat"], item["effect"], self_card=item["source"])
             if len(opts) != 1:
                 return
             _resolve_item(d, item, opts[0])
@@ -238,10 +282,13 @@ def _settle_harvest(d: Draft) -> None:
         auto = [i for i in s.items if not has_choice(i["effect"])]
         if auto:
             item = auto[0]
-            _resolve_item(d, item, options(s, item["seat"], item["effect"])[0])
+            _resolve_item(d, item, options(s, item["seat"], item["effect"], self_card=item["source"])[0])
             continue
         if s.items:
             return
+        if not s.activated:
+            _activate(d)
+            continue
         d.emit("ActionPhaseBegan", actions=2)  # [BR p.8] the active player takes 2 actions
         return
 
@@ -260,18 +307,19 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
     firsts = first_items(s)
     if firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
         raise Rejected("THIEF_FIRST", HARVEST, "A power that takes from another player resolves first.", ruling="VP-2")
-    option = _match(s, seat, item["effect"], cmd.get("choice", []), HARVEST)
+    option = _match(s, seat, item["effect"], cmd.get("choice", []), CS_ROLL if tier(item) == 0 else HARVEST,
+                    self_card=item["source"])
     _resolve_item(d, item, option)
     _settle_harvest(d)
 
 
-def _match(s, seat, effect, choice, rule):
+def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None):
     want = json.dumps(choice, sort_keys=True)  # strictly: 0 is not false
-    for opt in options(s, seat, effect):
+    for opt in options(s, seat, effect, take_ok, self_card):
         if json.dumps(opt[0], sort_keys=True) == want:
             return opt
     raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now "
-                   f"(send 'choice' as one of: {[o[0] for o in options(s, seat, effect)][:12]}).", ruling="VP-9")
+                   f"(send 'choice' as one of: {[o[0] for o in options(s, seat, effect, take_ok, self_card)][:12]}).", ruling="VP-9")
 
 
 def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
@@ -292,6 +340,17 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
             stack = op[1]
             d.emit("CardBanished", seat=seat, stack=stack, card=d.s.top(stack), source=source)
             _after_taken(d, stack)
+        elif op[0] == "offer":
+            d.emit("Offered", seat=seat, resource=op[1])
+        elif op[0] == "add_tokens":
+            d.emit("TokensAdded", seat=None, card=op[1], resource=op[2], amount=op[3])
+        elif op[0] == "place":
+            d.emit("TokensAdded", seat=seat, card=op[1], resource=op[2], amount=1)
+        elif op[0] == "flip":
+            d.emit("CitizenFlipped", seat=seat, target=op[1], card=op[2], source=source)
+        elif op[0] == "take_island":
+            d.emit("IslandBought", seat=seat, island=op[1], slots=[op[2]], items=[_slots(d.s, op[1])[op[2]]], source=source)
+            _refresh(d, op[1])
 
 
 def _after_taken(d: Draft, stack: str) -> None:
@@ -301,8 +360,42 @@ def _after_taken(d: Draft, stack: str) -> None:
     if stack in s.domains and s.domains[stack]["down"] > 0:
         d.emit("DomainRevealed", stack=stack, card=d.reveal())
         return
-    if s.top(stack) is None and stack not in s.exhausted:
+    if s.top(stack) is not None:
+        return
+    if s.cs and s.events_on_top > 0:
+        # [CS Action Phase] the top card of the Exhausted stack is a Monster Event: face up, it may be slain
+        ev = d.reveal(s.event_pool)
+        d.emit("EventRevealed", stack=stack, card=ev)
+        on_reveal = s.card(ev).get("on_reveal")
+        if on_reveal:  # VA-19: the active player carries it out
+            _apply(d, s.active, options(s, s.active, on_reveal, self_card=ev)[0][1], ev)
+    elif stack not in s.exhausted:
         d.emit("StackExhausted", stack=stack, card_placed=s.exhausted_pile > 0)
+
+
+def _slots(s: ValeriaState, island: str) -> list:
+    return s.araby if island == "araby" else s.nae if island == "nae_aerie" else s.amarynth
+
+
+def _refresh(d: Draft, island: str) -> None:
+    """[CS Sail step 4] Araby and Nae Aerie slide down toward the cheaper slots and fill the top
+    from the supply; Amarynth draws a Noble into each empty slot. A slot left empty ends the game (VA-17)."""
+    s = d.s
+    slots = _slots(s, island)
+    supply = s.goods_supply if island == "araby" else s.tome_supply if island == "nae_aerie" else s.noble_deck
+    if island != "amarynth":
+        kept = [x for x in slots if x is not None]
+        new = [None] * (len(slots) - len(kept)) + kept
+    else:
+        new = list(slots)
+    pool, drawn = list(supply), []
+    for i, x in enumerate(new):
+        if x is None and pool:
+            got = d.reveal(pool)
+            pool.remove(got)
+            new[i] = got
+            drawn.append(got)
+    d.emit("IslandRefreshed", island=island, slots=new, drawn=drawn, failed=None in new)
 
 
 # ---------------------------------------------------------------- Action Phase
@@ -316,32 +409,72 @@ def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
     """What the top card costs: the main resource (with Magic allowed to augment it) and any Magic."""
     card = s.card(s.top(stack))
     if action == "slay":   # [BR p.9] Strength (Magic may augment) and the printed Magic besides
-        return {"main": "strength", "amount": max(0, card["strength"] - discount(s, seat, "slay")), "magic": card["magic"]}
+        strength, magic = card["strength"], card["magic"]
+        if card.get("plus"):  # [CS Monster Cards] +1 per copy of the same name already slain (VA-24)
+            same = sum(1 for m in s.seats[seat].victory if s.card(m)["name"] == card["name"])
+            strength += same if "strength" in card["plus"] else 0
+            magic += same if "magic" in card["plus"] else 0
+        tokens = s.event_tokens.get(s.top(stack), {})  # [CS Action Phase] tokens on it raise the cost
+        strength += tokens.get("strength", 0)
+        magic += tokens.get("magic", 0)
+        return {"main": "strength", "amount": max(0, strength - discount(s, seat, "slay")), "magic": magic}
     if action == "recruit":  # [BR p.9] base cost + 1 per copy of the same name you own
         same = sum(1 for c in s.seats[seat].citizens if s.card(c)["name"] == card["name"])
         return {"main": "gold", "amount": max(0, card["cost"] + same - discount(s, seat, "recruit")), "magic": 0}
     return {"main": "gold", "amount": max(0, card["cost"] - discount(s, seat, "build")), "magic": 0}  # [BR p.10]
 
 
-def payment(s: ValeriaState, seat: int, action: str, stack: str, augment: int) -> dict | None:
-    """The tokens paid when `augment` Magic stands in for the main resource, or None when that
-    is not allowed: [BR p.6, p.9] at least one token of the resource itself must be spent."""
+def payment(s: ValeriaState, seat: int, action: str, stack: str, augment: int, tomes=None) -> dict | None:
     p = price(s, seat, action, stack)
-    if not isinstance(augment, int) or isinstance(augment, bool) or augment < 0:
+    return pay(s, seat, p["main"], p["amount"], p["magic"], augment, tomes)
+
+
+def _count(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def pay(s: ValeriaState, seat: int, main: str, amount: int, magic: int, augment, tomes=None) -> dict | None:
+    """The tokens paid when `augment` Magic stands in for the main resource, or None when that
+    is not allowed: [BR p.6, p.9] at least one token of the resource itself must be spent.
+    [CS Tome Tokens] `tomes` {type: how many} face-up Tomes flipped, each paying 1 of its type;
+    a Tome of the main resource counts as one of its tokens (VA-11)."""
+    if not _count(augment) or augment < 0 or (augment > 0 and augment > amount - 1):
         return None
-    if augment > 0 and augment > p["amount"] - 1:
-        return None
-    paid = {p["main"]: p["amount"] - augment, "magic": p["magic"] + augment}
+    tomes = {} if tomes is None else tomes
     me = s.seats[seat]
-    if any(getattr(me, r) < n for r, n in paid.items()):
+    if not isinstance(tomes, dict) or not set(tomes) <= {main, "magic"}:
         return None
-    return {r: n for r, n in paid.items() if n}
+    up = {r: sorted(t for t in me.tomes if tome_type(t) == r) for r in (main, "magic")}
+    if any(not _count(k) or k < 1 or k > len(up[r]) for r, k in tomes.items()):
+        return None
+    paid = {main: amount - augment - tomes.get(main, 0), "magic": magic + augment - tomes.get("magic", 0)}
+    if any(n < 0 or getattr(me, r) < n for r, n in paid.items()):
+        return None
+    out = {r: n for r, n in paid.items() if n}
+    flipped = [t for r in sorted(tomes) for t in up[r][:tomes[r]]]
+    if flipped:
+        out["tomes"] = flipped
+    return out
+
+
+def tome_type(tome: str) -> str:
+    return tome.split("#")[0].removeprefix("tome_")
+
+
+def blocked(s: ValeriaState, stack: str) -> bool:
+    """[CS Pirate Blockade] during the Action Phase no Citizen whose number was rolled may be gained."""
+    if not any(s.card(ev).get("blockade") for ev in s.event_at.values()) or s.dice is None or stack not in s.citizens:
+        return False
+    top = s.top(stack)
+    values = {s.dice[0], s.dice[1], sum(s.dice)}
+    return top is not None and bool(values & set(s.card(top)["activation"]))
 
 
 def roles_met(s: ValeriaState, seat: int, domain: str) -> bool:
     """[BR p.10, p.14] the Citizens' Role icons must match the Domain's, as many as shown."""
     have = {r: 0 for r in ROLES}
-    for c in s.seats[seat].citizens:
+    me = s.seats[seat]
+    for c in [c for c in me.citizens if c not in me.flipped] + me.nobles:  # [CS Build a Domain] Nobles too
         for r in s.card(c).get("roles", []):
             have[r] += 1
     return all(have[r] >= n for r, n in s.card(domain)["roles"].items())
@@ -357,18 +490,26 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
         raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted.", ruling="VA-2")
     if action == "build" and not roles_met(s, seat, top):
         raise Rejected("ROLES_NOT_MET", rule, "Your Citizens' Role icons do not match the Domain's.")
+    if action == "recruit" and blocked(s, stack):
+        raise Rejected("BLOCKADE", "CS Pirate Blockade", "The Pirate Blockade: no Citizen whose number was rolled may be gained.")
     augment = cmd.get("magic", 0)
-    paid = payment(s, seat, action, stack, augment)
+    if "tomes" in cmd and not s.cs:
+        raise Rejected("NO_TOMES", rule, "There are no Tomes without Crimson Seas.")
+    paid = payment(s, seat, action, stack, augment, cmd.get("tomes"))
     if paid is None:
         p = price(s, seat, action, stack)
         raise Rejected("CANNOT_PAY", rule,
                        f"It costs {p['amount']} {p['main']}" + (f" and {p['magic']} magic" if p["magic"] else "")
                        + f"; Magic may stand in for {p['main']} only if at least one {p['main']} token is spent, "
-                         "and you must hold what you pay.")
+                         "and you must hold what you pay (each Tome named once, face up).")
     d.emit("ActionTaken", seat=seat, action=action)
     d.emit("CardGained", seat=seat, stack=stack, card=top, how=action, paid=paid)
-    _after_taken(d, stack)
     card = s.card(top)
+    if card.get("event"):  # [CS Action Phase] an Exhausted card from the bottom takes its place (VA-27)
+        if s.exhausted_pile > 0:
+            d.emit("ExhaustedCardPlaced", stack=stack, bottom=True)
+    else:
+        _after_taken(d, stack)
     if action == "slay":  # [BR p.9 step 4] the reward
         d.emit("RewardAwaited", seat=seat, source=top, effect=card["reward"])
         for dom in s.seats[seat].domains:
@@ -401,9 +542,83 @@ def gain_resource(d: Draft, seat: int, cmd: dict) -> None:
     _settle_action(d)
 
 
+def gain_map(d: Draft, seat: int, cmd: dict) -> None:
+    if d.s.bank_maps < 1:  # VA-35: the Maps are finite
+        raise Rejected("NO_MAP_LEFT", GAIN_MAP, "The Bank has no Map left.", ruling="VA-35")
+    d.emit("ActionTaken", seat=seat, action="gain_map")
+    d.emit("Gained", seat=seat, gained={"map": 1}, source="gain_map")
+    _settle_action(d)
+
+
+def sail_price(s: ValeriaState, seat: int, island: str, slots) -> int | None:
+    prices = s.content["crimson_seas"]["goods" if island == "araby" else "tomes"]["prices"]
+    if not isinstance(slots, list) or len(set(map(str, slots))) != len(slots):
+        return None
+    if not all(_count(i) and 0 <= i < 3 and _slots(s, island)[i] is not None for i in slots):
+        return None
+    return sum(prices[i] for i in slots)
+
+
+def rescue_cost(s: ValeriaState, seat: int) -> int:
+    r = s.content["crimson_seas"]["rescue"]  # [CS Sail - Amarynth] 9 + 1 per Noble already rescued
+    return r["base"] + r["per_noble"] * len(s.seats[seat].nobles)
+
+
+def sail(d: Draft, seat: int, cmd: dict) -> None:
+    """[CS Sail] pay 1 Map, carry out the island's action, refresh the island."""
+    s = d.s
+    island = cmd.get("island")
+    if island not in ISLANDS:
+        raise Rejected("NO_SUCH_ISLAND", SAIL, "Sail to Araby, Nae Aerie, Exekratys or Amarynth.")
+    if s.seats[seat].maps < 1:
+        raise Rejected("NO_MAP", SAIL, "Sailing costs 1 Map.")
+    if island in ("araby", "nae_aerie"):
+        slots = cmd.get("slots", [])
+        cost = sail_price(s, seat, island, slots)
+        paid = None if cost is None else pay(s, seat, "gold", cost, 0, cmd.get("magic", 0), cmd.get("tomes"))
+        if paid is None:
+            raise Rejected("CANNOT_BUY", SAIL, "Name face-up slots (0 top to 2 bottom) each once, and pay their Gold: Magic "
+                           "may stand in for Gold if at least one Gold token or Gold Tome is spent (VA-11).", ruling="VA-11")
+        d.emit("ActionTaken", seat=seat, action="sail")
+        d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
+        d.emit("IslandBought", seat=seat, island=island, slots=sorted(slots),
+               items=[_slots(s, island)[i] for i in sorted(slots)], paid=paid)
+        _refresh(d, island)
+    elif island == "exekratys":
+        r = cmd.get("resource")
+        if r not in RESOURCES:
+            raise Rejected("NOT_A_RESOURCE", SAIL, "Take every token of one Resource type from Exekratys.")
+        d.emit("ActionTaken", seat=seat, action="sail")
+        d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
+        d.emit("ExekratysTaken", seat=seat, resource=r, amount=s.exekratys[r])  # [CS Sail - Exekratys]
+    else:
+        slot, r = cmd.get("slot"), cmd.get("resource")
+        if not _count(slot) or not 0 <= slot < 3 or s.amarynth[slot] is None or r not in RESOURCES:
+            raise Rejected("NO_SUCH_NOBLE", SAIL, "Rescue one face-up Noble (slot 0 to 2), paying in one Resource type.")
+        tomes = cmd.get("tomes")
+        paid = None
+        if tomes is None or (isinstance(tomes, dict) and set(tomes) <= {r}):
+            # VA-15: all of one type, no Magic standing in; Tomes of that type may pay part
+            paid = pay(s, seat, r, rescue_cost(s, seat), 0, 0, tomes) if r != "magic" else \
+                pay(s, seat, "gold", 0, rescue_cost(s, seat), 0, tomes)
+        if paid is None:
+            raise Rejected("CANNOT_RESCUE", SAIL, f"Rescuing costs {rescue_cost(s, seat)} of one Resource type "
+                           "(9 + 1 per Noble you have), Tomes of that type included.", ruling="VA-15")
+        d.emit("ActionTaken", seat=seat, action="sail")
+        d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
+        d.emit("IslandBought", seat=seat, island=island, slots=[slot], items=[s.amarynth[slot]], paid=paid)
+        _refresh(d, island)
+    _settle_action(d)
+
+
+def take_ok(s: ValeriaState):
+    return lambda stack: not blocked(s, stack)
+
+
 def resolve(d: Draft, seat: int, cmd: dict) -> None:
     p = d.s.pending[0]
-    option = _match(d.s, seat, p["effect"], cmd.get("choice", []), SLAY if d.s.card(p["source"])["kind"] == "monster" else BUILD)
+    option = _match(d.s, seat, p["effect"], cmd.get("choice", []), SLAY if d.s.card(p["source"])["kind"] == "monster" else BUILD,
+                    self_card=p["source"], take_ok=take_ok(d.s))
     _resolve_pending(d, seat, option)
     _settle_action(d)
 
@@ -417,7 +632,7 @@ def _resolve_pending(d: Draft, seat: int, option) -> None:
 def _settle_action(d: Draft) -> None:
     s = d.s
     while s.pending:
-        opts = options(s, s.active, s.pending[0]["effect"])
+        opts = options(s, s.active, s.pending[0]["effect"], take_ok(s), s.pending[0]["source"])
         if len(opts) != 1:
             return
         _resolve_pending(d, s.active, opts[0])
@@ -434,8 +649,10 @@ def end_conditions(s: ValeriaState) -> list[str]:
         out.append("all_monsters_slain")
     if all(st["up"] is None and st["down"] == 0 for st in s.domains.values()):
         out.append("all_domains_built")
-    if len(s.exhausted) >= 2 * len(s.seats):
+    if len(s.exhausted) >= 2 * len(s.seats):  # [CS End Phase] a Monster Event's position counts
         out.append("exhausted_stacks")
+    if s.island_failed:  # [CS Ending the Game] Goods, Tomes or Nobles could not fill all 3
+        out.append("island_empty")
     return out
 
 
@@ -443,6 +660,8 @@ def _end_turn(d: Draft) -> None:
     s = d.s
     met = end_conditions(s)
     d.emit("TurnEnded", seat=s.active, end_triggered=bool(met), conditions=met)
+    if s.seats[s.active].tomes_down:  # [CS Tome Tokens] the last step of your turn
+        d.emit("TomesRestored", seat=s.active)
     nxt = (s.active + 1) % len(s.seats)  # [BR p.8] pass the dice left
     if s.end_triggered and nxt == s.first:  # equal turns: back to the First Player token
         result = score(s)
@@ -452,12 +671,17 @@ def _end_turn(d: Draft) -> None:
 
 
 def duke_points(s: ValeriaState, seat: int) -> int:
-    from .effects import count
     me = s.seats[seat]
     if me.duke is None or me.duke not in {d["id"] for d in s.content["dukes"]}:
         return 0
+    return terms_points(s, seat, s.card(me.duke)["scoring"])
+
+
+def terms_points(s: ValeriaState, seat: int, terms: list) -> int:
+    from .effects import count
+    me = s.seats[seat]
     total = 0
-    for term in s.card(me.duke)["scoring"]:
+    for term in terms:
         if "per_each_resource" in term:  # VA-4
             n = term["per_each_resource"]
             if s.options.get("duke_rounding") == "pooled":
@@ -465,7 +689,7 @@ def duke_points(s: ValeriaState, seat: int) -> int:
             else:
                 total += term["vp"] * sum(getattr(me, r) // n for r in RESOURCES)
         else:
-            total += term["vp"] * (count(s, seat, term["per"]) // term.get("div", 1))
+            total += term["vp"] * (count(s, seat, term["per"], all_up=True) // term.get("div", 1))
     return total
 
 
@@ -474,6 +698,13 @@ def points(s: ValeriaState, seat: int) -> dict:
     me = s.seats[seat]
     parts = {"monsters": sum(s.card(m)["vp"] for m in me.victory), "domains": sum(s.card(d)["vp"] for d in me.domains),
              "tokens": me.vp, "duke": duke_points(s, seat)}
+    if s.cs:  # [CS Scoring] Goods by type, Nobles; VA-13: 1 VP per Tome
+        x = s.content["crimson_seas"]
+        table = x["goods"]["set_vp"]
+        kinds = [g.split("#")[0] for g in me.goods]
+        parts["goods"] = sum(table[min(kinds.count(k), len(table) - 1)] for k in set(kinds))
+        parts["nobles"] = sum(terms_points(s, seat, s.card(n)["scoring"]) for n in me.nobles)
+        parts["tomes"] = x["tomes"]["vp_each"] * (len(me.tomes) + len(me.tomes_down))
     parts["total"] = sum(parts.values())
     return parts
 
@@ -481,7 +712,7 @@ def points(s: ValeriaState, seat: int) -> dict:
 def cards_in_tableau(s: ValeriaState, seat: int) -> int:
     """VA-5: Starters, Citizens, Domains, slain Monsters and the Duke."""
     me = s.seats[seat]
-    return len(me.citizens) + len(me.domains) + len(me.victory) + 1
+    return len(me.citizens) + len(me.domains) + len(me.victory) + len(me.nobles) + 1  # VA-14: tokens are not cards
 
 
 def score(s: ValeriaState) -> dict:
@@ -502,4 +733,4 @@ def score(s: ValeriaState) -> dict:
 
 HANDLERS = {"keep_duke": keep_duke, "roll_dice": roll_dice, "change_die": change_die, "announce_roll": announce_roll,
             "harvest": harvest, "slay": slay, "recruit": recruit, "build": build, "gain_resource": gain_resource,
-            "resolve": resolve}
+            "resolve": resolve, "sail": sail, "gain_map": gain_map}

@@ -9,10 +9,12 @@ from ..kit import content_key, load_json, schema_problems as _schema_problems, w
 from ..ruleset import InvalidCreation, Rejected
 
 RULESET_ID = "valeria-card-kingdoms"
+CS_RULESET_ID = "crimson-seas"
 RULESET_VERSION = "1.0.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
+CS_CONTENT = load_json(__package__, "crimson-seas.json")
 
 SLOTS = ([1], [2], [3], [4], [5], [6], [7], [8], [9, 10], [11, 12])  # [BR p.4] one Citizen type per number
 UNSUPPORTED = "Parley serves the first-edition base game only"
@@ -59,19 +61,45 @@ TABLE_SETUP_SCHEMA = {
     },
 }
 
+CS_TABLE_SETUP_SCHEMA = {
+    **TABLE_SETUP_SCHEMA,
+    "description": "Table chance only: what the table dealt [BR p.4-5] and laid on the Island Board [CS Game Setup].",
+    "required": TABLE_SETUP_SCHEMA["required"] + ["araby", "nae_aerie", "amarynth"],
+    "properties": {**TABLE_SETUP_SCHEMA["properties"],
+                   "araby": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 3, "maxItems": 3,
+                             "description": "the 3 Goods turned face up in Araby, top to bottom"},
+                   "nae_aerie": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 3, "maxItems": 3,
+                                 "description": "the 3 Tomes turned face up in Nae Aerie, top to bottom"},
+                   "amarynth": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 3, "maxItems": 3,
+                                "description": "the 3 Nobles turned face up in Amarynth"}},
+}
+
 _options_validator = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+_cs_table_validator = jsonschema.Draft202012Validator(CS_TABLE_SETUP_SCHEMA)
 _content_validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA)
 _table_validator = jsonschema.Draft202012Validator(TABLE_SETUP_SCHEMA)
 
 
-def content_problems(content: dict) -> list[str]:
+def content_problems(content: dict, cs: bool = False) -> list[str]:
     problems = []
     if content["edition"] != "first":
         problems.append(f"content.edition: {UNSUPPORTED}; '{content['edition']}' is not supported")
-    if content.get("expansions"):
-        problems.append(f"content.expansions: {UNSUPPORTED}; cards of {content['expansions']} are not supported")
+    wanted = ["crimson_seas"] if cs else []
+    if content.get("expansions", []) != wanted:
+        problems.append(f"content.expansions: {UNSUPPORTED}{' with Crimson Seas' if cs else ''}; cards of "
+                        f"{content.get('expansions', [])} are not supported")
+    if cs and "crimson_seas" not in content:
+        problems.append("content.crimson_seas: the island board, the Coxswain, the Nobles and the Monster Events are needed")
+    if not cs and ("crimson_seas" in content or any(m.get("plus") or m["type"] == "warden" for m in content["monsters"])):
+        problems.append("content: Crimson Seas cards (the island board, '+' Monsters, Wardens) need the crimson-seas ruleset")
     ids = ([c["id"] for c in content["starters"]] + [c["id"] for c in content["citizens"]]
            + [m["id"] for m in content["monsters"]] + [d["id"] for d in content["domains"]] + [d["id"] for d in content["dukes"]])
+    if "crimson_seas" in content:
+        x = content["crimson_seas"]
+        ids += [x["coxswain"]["id"]] + [n["id"] for n in x["nobles"]] + [e["id"] for e in x["monster_events"]]
+        ids += list(x["goods"]["types"]) + ["tome_gold", "tome_strength", "tome_magic"]
+        if len(x["goods"]["set_vp"]) < x["goods"]["per_type"] + 1:
+            problems.append("content.crimson_seas.goods.set_vp: a score for 0 to per_type of one type [CS Goods Tokens]")
     dup = [i for i, n in Counter(ids).items() if n > 1]
     if dup:
         problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
@@ -84,8 +112,12 @@ def content_problems(content: dict) -> list[str]:
     for area in areas:
         base = sum(m["copies"] for m in content["monsters"] if m["area"] == area)
         five = sum(m["five_player_copies"] for m in content["monsters"] if m["area"] == area)
-        if base != 5 or five != 1:
-            problems.append(f"content.monsters[{area}]: an Area has 5 Monsters and 1 with the 5-player icon [BR p.4, p.16]")
+        want = 6 if cs else 5  # VA-25: with Crimson Seas the Warden is a sixth
+        if base != want or five != 1:
+            problems.append(f"content.monsters[{area}]: an Area has {want} Monsters and 1 with the 5-player icon "
+                            "[BR p.4, p.16]" + (" (VA-25)" if cs else ""))
+        if cs and sum(m["copies"] for m in content["monsters"] if m["area"] == area and m["type"] == "warden") != 1:
+            problems.append(f"content.monsters[{area}]: one Warden per Area [CS New Monster Icons]")
         if area.startswith("domain_"):
             problems.append(f"content.monsters[{area}]: an Area id may not start with 'domain_'")
     if len(content["domains"]) < 15:
@@ -95,13 +127,24 @@ def content_problems(content: dict) -> list[str]:
     return problems
 
 
-_reference_problems = _schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
+_reference_problems = (_schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
+                       + _schema_problems(_content_validator, CS_CONTENT, "content") + content_problems(CS_CONTENT, True))
 if _reference_problems:
     raise RuntimeError(f"the reference content is broken: {_reference_problems}")
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
+    return _setup(False, players, options, content, chance, table_setup)
+
+
+def setup_crimson_seas(players: list[str], options: dict | None, content: dict | None, chance,
+                       table_setup: dict | None) -> list[dict]:
+    return _setup(True, players, options, content, chance, table_setup)
+
+
+def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dict]:
     problems: list[str] = []
+    default = CS_CONTENT if cs else DEFAULT_CONTENT
     n = len(players)
     if n == 1:
         problems.append("players: solo play (the Dark Lord variant, BR p.16-18) is not supported; 2 to 5 players")
@@ -109,17 +152,17 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         problems.append(f"players: Valeria: Card Kingdoms is for 2 to 5 players, not {n}")
     opts = dict(options or {})
     problems += _schema_problems(_options_validator, opts, "options")
-    if content is None or content == DEFAULT_CONTENT:
-        content = DEFAULT_CONTENT
+    if content is None or content == default:
+        content = default
     else:
         errs = _schema_problems(_content_validator, content, "content")
-        problems += errs or content_problems(content)
+        problems += errs or content_problems(content, cs)
     if problems:
         raise InvalidCreation(problems)
     opts = with_defaults(opts, OPTIONS_SCHEMA)
-    if opts["expansions"]:
-        problems.append(f"options.expansions: {UNSUPPORTED}; {opts['expansions']} cannot be added "
-                        "(for Crimson Seas create a 'crimson-seas' game when that ruleset is served)")
+    if opts["expansions"] and not (cs and opts["expansions"] == ["crimson_seas"]):
+        problems.append(f"options.expansions: {UNSUPPORTED}{' and Crimson Seas' if cs else ''}; {opts['expansions']} "
+                        "cannot be added" + ("" if cs else " (for Crimson Seas create a 'crimson-seas' game)"))
     if opts["edition"] != "first":
         problems.append(f"options.edition: {UNSUPPORTED}; the '{opts['edition']}' edition is not supported")
     if opts["variant"] != "standard":
@@ -135,7 +178,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         if table_setup is None:
             problems.append("setup: a table-chance game needs the Domains turned up, the Dukes dealt and the first player, in 'setup'")
         else:
-            problems += _schema_problems(_table_validator, table_setup, "setup")
+            problems += _schema_problems(_cs_table_validator if cs else _table_validator, table_setup, "setup")
             if not problems and len(t["dukes"]) != n:
                 problems.append(f"setup.dukes: two Dukes for each of the {n} seats")
             if not problems and not t["first_player"] < n:
@@ -157,7 +200,10 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
             fives = [f"{m['id']}#{m['copies'] + k}" for k in range(1, m["five_player_copies"] + 1)]
             (cards if five else box).extend(fives)
         by = {m["id"]: m for m in content["monsters"]}
-        monsters[area] = sorted(cards, key=lambda c: (-by[c.split("#")[0]]["strength"], c))  # VA-3: ties by id
+        # VA-B3: ties by id; [CS New Monster Icons] the Warden directly above the Boss
+        rank = {"boss": 0, "warden": 1} if cs else {}
+        monsters[area] = sorted(cards, key=lambda c: (rank.get(by[c.split("#")[0]]["type"], 2),
+                                                      -by[c.split("#")[0]]["strength"], c))
     for m in content["monsters"]:
         if m["area"] not in areas:
             box += [f"{m['id']}#{k}" for k in range(1, m["copies"] + m["five_player_copies"] + 1)]
@@ -184,8 +230,14 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         raise InvalidCreation([r.detail]) from None
     offers = [sorted(dealt[2 * i:2 * i + 2]) for i in range(n)]
     starters = [[f"{s['id']}@{seat}" for s in content["starters"]] for seat in range(n)]
+    islands = []
+    if cs:
+        try:
+            islands = [_islands(content, n, chance, t)]
+        except Rejected as r:
+            raise InvalidCreation([r.detail]) from None
     return [
-        {"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
+        {"type": "GameSetUp", "ruleset": CS_RULESET_ID if cs else RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
          "options": opts, "content": content, "content_key": content_key(content),
          "chance": {"mode": chance.mode, "commitment": chance.commitment}},
         {"type": "CenterLaidOut", "monsters": monsters, "citizens": citizens,
@@ -194,8 +246,28 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
          "exhausted": 2 * n},  # [BR p.4] 2 Exhausted cards per player
         {"type": "KingdomsFounded", "starters": starters, "resources": dict(content["starting_resources"])},  # [BR p.4-5]
         {"type": "DukesDealt", "offers": offers, "pool": sorted(set(dukes) - set(dealt))},
+        *islands,
         {"type": "FirstPlayerChosen", "seat": first},
     ]
+
+
+def _islands(content: dict, n: int, chance, t: dict) -> dict:
+    """[CS Game Setup] the Island Board, 2 Maps and a Coxswain each, the Monster Events on the Exhausted stack."""
+    x = content["crimson_seas"]
+    goods = sorted(f"{g}#{k}" for g in x["goods"]["types"] for k in range(1, x["goods"]["per_type"] + 1))
+    tomes = sorted(f"tome_{r}#{k}" for r, c in x["tomes"]["counts"].items() for k in range(1, c + 1))
+    nobles = sorted(nb["id"] for nb in x["nobles"])
+    araby = chance.pick(goods, 3, t.get("araby"), "setup.araby")
+    nae = chance.pick(tomes, 3, t.get("nae_aerie"), "setup.nae_aerie")
+    amarynth = chance.pick(nobles, 3, t.get("amarynth"), "setup.amarynth")
+    return {"type": "IslandsLaidOut", "araby": araby, "goods_supply": sorted(set(goods) - set(araby)),
+            "nae_aerie": nae, "tome_supply": sorted(set(tomes) - set(nae)),
+            "amarynth": amarynth, "noble_deck": sorted(set(nobles) - set(amarynth)),
+            "exekratys": dict(x["exekratys_start"]),
+            "bank_maps": x["maps"]["total"] - n * x["maps"]["per_player"], "maps_each": x["maps"]["per_player"],
+            "coxswains": [f"{x['coxswain']['id']}@{i}" for i in range(n)],
+            # [CS Monster Event Cards] one face down per player on top of the Exhausted stack (VP-1: no order)
+            "events_on_top": min(n, len(x["monster_events"])), "event_pool": sorted(e["id"] for e in x["monster_events"])}
 
 
 def _citizen_types(content: dict, opts: dict, problems: list) -> list[str]:

@@ -28,6 +28,13 @@ class Seat:
     victory: list = field(default_factory=list)    # slain Monsters
     duke: str | None = None
     offer: list = field(default_factory=list)      # the two Dukes dealt, until one is kept
+    # Crimson Seas
+    maps: int = 0
+    goods: list = field(default_factory=list)
+    tomes: list = field(default_factory=list)      # face up
+    tomes_down: list = field(default_factory=list)
+    nobles: list = field(default_factory=list)
+    flipped: list = field(default_factory=list)    # Citizens turned face down by the Skeleton Army
 
 
 @dataclass
@@ -56,24 +63,46 @@ class ValeriaState:
     changers_used: list = field(default_factory=list)
     items: list = field(default_factory=list)        # harvest activations still to resolve
     next_item: int = 0
+    activated: bool = False                          # the Citizens have been activated this Harvest
     pending: list = field(default_factory=list)      # rewards the active player still resolves
     actions_left: int = 0
     end_triggered: bool = False
     finished: bool = False
     result: dict | None = None
     seed: str | None = None
+    # Crimson Seas (empty in the base game)
+    expansion: str = ""
+    araby: list = field(default_factory=list)        # 3 slots, top (dearest) first; None = empty
+    goods_supply: list = field(default_factory=list)
+    nae: list = field(default_factory=list)
+    tome_supply: list = field(default_factory=list)
+    amarynth: list = field(default_factory=list)
+    noble_deck: list = field(default_factory=list)
+    exekratys: dict = field(default_factory=dict)
+    bank_maps: int = 0
+    event_pool: list = field(default_factory=list)   # Monster Events not revealed (on the Exhausted stack or boxed)
+    events_on_top: int = 0                           # face down on top of the Exhausted stack
+    event_at: dict = field(default_factory=dict)     # Center position -> face-up Monster Event
+    event_tokens: dict = field(default_factory=dict) # Monster Event -> tokens on it
+    island_failed: list = field(default_factory=list)
+
+    @property
+    def cs(self) -> bool:
+        return self.expansion == "crimson_seas"
 
     def card(self, card_id: str) -> dict:
         return _card(self.content_key, card_id)
 
     def top(self, stack: str) -> str | None:
+        if stack in self.event_at:
+            return self.event_at[stack]
         if stack in self.domains:
             return self.domains[stack]["up"]
         pile = self.monsters.get(stack) or self.citizens.get(stack)
         return pile[-1] if pile else None
 
     def stack_kind(self, stack: str) -> str | None:
-        if stack in self.monsters:
+        if stack in self.event_at or stack in self.monsters:
             return "monster"
         if stack in self.citizens:
             return "citizen"
@@ -87,7 +116,7 @@ class ValeriaState:
         out = []
         for st in stacks:
             top = self.top(st)
-            if top is not None and (max_cost is None or self.card(top)["cost"] <= max_cost):
+            if top is not None and st not in self.event_at and (max_cost is None or self.card(top)["cost"] <= max_cost):
                 out.append(st)
         return out
 
@@ -96,7 +125,7 @@ class ValeriaState:
         new.seats = []
         for seat in self.seats:
             c = _shallow(seat)
-            for name in ("citizens", "domains", "victory", "offer"):
+            for name in ("citizens", "domains", "victory", "offer", "goods", "tomes", "tomes_down", "nobles", "flipped"):
                 setattr(c, name, list(getattr(seat, name)))
             new.seats.append(c)
         new.monsters = {k: list(v) for k, v in self.monsters.items()}
@@ -105,6 +134,11 @@ class ValeriaState:
         for name in ("domain_pool", "duke_pool", "box", "banished", "exhausted", "changers_used", "items", "pending"):
             setattr(new, name, list(getattr(self, name)))
         new.dice = list(self.dice) if self.dice is not None else None
+        for name in ("araby", "goods_supply", "nae", "tome_supply", "amarynth", "noble_deck", "event_pool", "island_failed"):
+            setattr(new, name, list(getattr(self, name)))
+        new.exekratys = dict(self.exekratys)
+        new.event_at = dict(self.event_at)
+        new.event_tokens = {k: dict(v) for k, v in self.event_tokens.items()}
         return new
 
 
@@ -128,6 +162,13 @@ def _cards(key: str) -> dict:
                        ("domain", "domains"), ("duke", "dukes")):
         for card in c[part]:
             out[card["id"]] = {**card, "kind": kind}
+    if "crimson_seas" in c:
+        x = c["crimson_seas"]
+        out[x["coxswain"]["id"]] = {**x["coxswain"], "kind": "starter", "activation": []}
+        for n in x["nobles"]:
+            out[n["id"]] = {**n, "kind": "noble"}
+        for e in x["monster_events"]:
+            out[e["id"]] = {**e, "kind": "monster", "event": True, "area": None}
     return out
 
 
@@ -158,11 +199,21 @@ def evolve(state: ValeriaState, event: dict) -> ValeriaState:
 def _add(s, seat, got: dict, sign: int = 1) -> None:
     me = s.seats[seat]
     for r, n in got.items():
-        setattr(me, r, getattr(me, r) + sign * n)
+        if r == "map":     # Maps come from and go back to the Bank [CS Game Setup]
+            me.maps += sign * n
+            s.bank_maps -= sign * n
+        elif r == "tomes":  # Tomes flipped face down to pay [CS Tome Tokens]
+            for tome in n:
+                me.tomes.remove(tome)
+                me.tomes_down.append(tome)
+        else:
+            setattr(me, r, getattr(me, r) + sign * n)
 
 
 def _remove_top(s, stack: str, card: str) -> None:
-    if stack in s.domains:
+    if stack in s.event_at:
+        del s.event_at[stack]  # its tokens stay counted until its reward is resolved
+    elif stack in s.domains:
         s.domains[stack]["up"] = None
     else:
         (s.monsters.get(stack) if stack in s.monsters else s.citizens[stack]).pop()
@@ -236,6 +287,14 @@ def _die_changed(s, e):
 def _harvest_began(s, e):
     s.phase = "harvest"
     s.items = [dict(i) for i in e["items"]]
+    s.next_item = len(e["items"])
+    s.activated = False
+
+
+def _citizens_activated(s, e):
+    s.items += [dict(i) for i in e["items"]]
+    s.next_item += len(e["items"])
+    s.activated = True
 
 
 def _activation_resolved(s, e):
@@ -299,6 +358,80 @@ def _reward_awaited(s, e):
 
 def _reward_resolved(s, e):
     s.pending.pop(0)
+    s.event_tokens.pop(e["source"], None)  # VA-29: tokens left on a slain card go back to the Bank
+
+
+def _islands_laid_out(s, e):
+    s.expansion = "crimson_seas"
+    s.araby, s.nae, s.amarynth = list(e["araby"]), list(e["nae_aerie"]), list(e["amarynth"])
+    for name, key in (("goods_supply", "goods_supply"), ("tome_supply", "tome_supply"), ("noble_deck", "noble_deck"),
+                      ("event_pool", "event_pool")):
+        setattr(s, name, list(e[key]) if isinstance(e[key], list) else [])
+    s.exekratys = dict(e["exekratys"])
+    s.bank_maps = e["bank_maps"]
+    s.events_on_top = e["events_on_top"]
+    for seat, x in enumerate(s.seats):
+        x.citizens.append(e["coxswains"][seat])
+        x.maps = e["maps_each"]
+
+
+def _offered(s, e):
+    _add(s, e["seat"], {e["resource"]: 1}, -1)
+    s.exekratys[e["resource"]] += 1
+
+
+def _tokens_added(s, e):
+    s.event_tokens.setdefault(e["card"], {})
+    s.event_tokens[e["card"]][e["resource"]] = s.event_tokens[e["card"]].get(e["resource"], 0) + e["amount"]
+    if e.get("seat") is not None:
+        _add(s, e["seat"], {e["resource"]: e["amount"]}, -1)
+
+
+def _citizen_flipped(s, e):
+    s.seats[e["target"]].flipped.append(e["card"])
+
+
+def _event_revealed(s, e):
+    s.event_at[e["stack"]] = e["card"]
+    s.event_pool.remove(e["card"])
+    s.events_on_top -= 1
+    if e["stack"] not in s.exhausted:
+        s.exhausted.append(e["stack"])
+
+
+def _exhausted_card_placed(s, e):
+    s.exhausted_pile -= 1
+
+
+def _island_bought(s, e):
+    me = s.seats[e["seat"]]
+    slots = s.araby if e["island"] == "araby" else s.nae if e["island"] == "nae_aerie" else s.amarynth
+    for slot in e["slots"]:
+        item = slots[slot]
+        slots[slot] = None
+        (me.goods if e["island"] == "araby" else me.tomes if e["island"] == "nae_aerie" else me.nobles).append(item)
+    _add(s, e["seat"], e.get("paid", {}), -1)
+
+
+def _exekratys_taken(s, e):
+    _add(s, e["seat"], {e["resource"]: e["amount"]})
+    s.exekratys[e["resource"]] = 0
+
+
+def _island_refreshed(s, e):
+    slots = s.araby if e["island"] == "araby" else s.nae if e["island"] == "nae_aerie" else s.amarynth
+    slots[:] = e["slots"]
+    supply = s.goods_supply if e["island"] == "araby" else s.tome_supply if e["island"] == "nae_aerie" else s.noble_deck
+    for item in e["drawn"]:
+        supply.remove(item)
+    if e["failed"] and e["island"] not in s.island_failed:
+        s.island_failed.append(e["island"])
+
+
+def _tomes_restored(s, e):
+    me = s.seats[e["seat"]]
+    me.tomes += me.tomes_down
+    me.tomes_down = []
 
 
 def _turn_ended(s, e):
@@ -326,6 +459,7 @@ _HANDLERS = {
     "DiceRolled": _dice_rolled,
     "DieChanged": _die_changed,
     "HarvestBegan": _harvest_began,
+    "CitizensActivated": _citizens_activated,
     "ActivationResolved": _activation_resolved,
     "Gained": _gained,
     "Paid": _paid,
@@ -339,6 +473,16 @@ _HANDLERS = {
     "RewardAwaited": _reward_awaited,
     "RewardResolved": _reward_resolved,
     "TurnEnded": _turn_ended,
+    "IslandsLaidOut": _islands_laid_out,
+    "Offered": _offered,
+    "TokensAdded": _tokens_added,
+    "CitizenFlipped": _citizen_flipped,
+    "EventRevealed": _event_revealed,
+    "ExhaustedCardPlaced": _exhausted_card_placed,
+    "IslandBought": _island_bought,
+    "ExekratysTaken": _exekratys_taken,
+    "IslandRefreshed": _island_refreshed,
+    "TomesRestored": _tomes_restored,
     "GameEnded": _game_ended,
 }
 

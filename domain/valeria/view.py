@@ -3,7 +3,9 @@
 Everything is face up but the Dukes [BR p.15: "Your Duke is kept secret during the game"]:
 each player sees the two dealt to them and the one they keep; nobody else sees either until
 the game ends, when every Duke is revealed for scoring. The face-down Domains and the Dukes
-nobody holds are nobody's: only their counts are shown (the arbiter sees the pools).
+nobody holds are nobody's: only their counts are shown (the arbiter sees the pools). With
+Crimson Seas so are the Goods and Tome supplies, the Noble deck and the Monster Events face
+down on the Exhausted stack; everything on the Island Board and in a tableau is face up.
 """
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ def view(s: ValeriaState, viewer) -> dict:
         if s.finished or _sees(viewer, i):
             seat["duke"] = x.duke
             seat["duke_offer"] = list(x.offer)
+        if s.cs:
+            seat.update({"maps": x.maps, "goods": list(x.goods), "tomes": list(x.tomes), "tomes_face_down": list(x.tomes_down),
+                         "nobles": list(x.nobles), "flipped": list(x.flipped)})
         if s.finished:
             seat["points"] = points(s, i)
         seats.append(seat)
@@ -59,6 +64,14 @@ def view(s: ValeriaState, viewer) -> dict:
         "options": s.options,
         "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
     }
+    if s.cs:
+        out["islands"] = {"araby": list(s.araby), "nae_aerie": list(s.nae), "amarynth": list(s.amarynth),
+                          "exekratys": dict(s.exekratys), "goods_supply": len(s.goods_supply),
+                          "tome_supply": len(s.tome_supply), "noble_deck": len(s.noble_deck),
+                          "failed": list(s.island_failed)}
+        out["bank_maps"] = s.bank_maps
+        out["monster_events_face_down"] = s.events_on_top
+        out["monster_events"] = {k: {"card": v, "tokens": dict(s.event_tokens.get(v, {}))} for k, v in s.event_at.items()}
     if viewer == ARBITER:
         out["domain_pool"] = list(s.domain_pool)
         out["duke_pool"] = list(s.duke_pool)
@@ -71,6 +84,8 @@ def redact(event: dict, viewer) -> dict:
     t = event["type"]
     if t == "CenterLaidOut":
         return {**event, "domain_pool": len(event["domain_pool"])}
+    if t == "IslandsLaidOut":  # the supplies, the Noble deck and which Monster Events are set out are nobody's
+        return {**event, **{k: len(event[k]) for k in ("goods_supply", "tome_supply", "noble_deck", "event_pool")}}
     if t == "DukesDealt":
         return {"type": t, "offers": [o if viewer == i else len(o) for i, o in enumerate(event["offers"])],
                 "pool": len(event["pool"])}

@@ -12,7 +12,7 @@ from tests.domain.valeria.table import Table, of
 
 
 def sources(events, seat=None):
-    items = of(events, "HarvestBegan")[0]["items"]
+    items = of(events, "CitizensActivated")[0]["items"]
     return [i["source"].split("#")[0].split("@")[0] for i in items if seat is None or i["seat"] == seat]
 
 
@@ -234,7 +234,7 @@ def test_five_players_the_resting_player_does_not_harvest():
     assert all(st["down"] == 3 for st in t.state.domains.values())
     events = t.roll(5, 6)
     assert t.state.resting == 4
-    assert 4 not in {i["seat"] for i in of(events, "HarvestBegan")[0]["items"]}
+    assert 4 not in {i["seat"] for i in of(events, "CitizensActivated")[0]["items"]}
 
 
 @pytest.mark.parametrize("kwargs, words", [
