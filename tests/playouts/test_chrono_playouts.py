@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import jsonschema
 import pytest
 
 from domain.chrono import RULESET as R
@@ -12,6 +13,19 @@ from domain.chrono.state import HARBOR, MAT, OFFICERS, CREW, TIMES, WATER
 from tests.playouts.harness import check_replay, play
 
 GAMES = 150
+VALIDATORS = {t: jsonschema.Draft202012Validator(s) for t, s in R.command_schemas.items()}
+
+
+def schema_checked(policy):
+    """The service validates bodies against the command schemas before decide: every legal
+    command must pass them (all of them now and then, the one chosen always)."""
+    def choose(rng: random.Random, legal: list[dict]) -> dict:
+        for c in (legal if rng.random() < 0.05 else []):
+            VALIDATORS[c["type"]].validate(c)
+        cmd = policy(rng, legal)
+        VALIDATORS[cmd["type"]].validate(cmd)
+        return cmd
+    return choose
 
 
 def captain(rng: random.Random, legal: list[dict]) -> dict:
@@ -101,7 +115,7 @@ def test_complete_games_keep_every_invariant(batch):
     for g in range(batch * GAMES // 3, (batch + 1) * GAMES // 3):
         n = 2 + g % 4
         watch = Watch()
-        state, events = play(R, g, [f"P{i}" for i in range(n)], None, policy=captain, candidates=candidates,
+        state, events = play(R, g, [f"P{i}" for i in range(n)], None, policy=schema_checked(captain), candidates=candidates,
                              agreement=0.02 if g % 6 == 0 else 0.0, after_event=watch, max_commands=6000)
         assert state.finished and state.result["winners"]
         rounds[state.round] += 1
