@@ -32,8 +32,8 @@ class Table:
             self.state = R.evolve(self.state, e)
 
     def do(self, seat, command):
-        self.commands.append({"actor": seat, "command": command})
         new = R.decide(self.state, seat, command, TableChance())
+        self.commands.append({"actor": seat, "command": command})
         for e in new:
             self.state = R.evolve(self.state, e)
         self.events.extend(new)
