@@ -85,16 +85,22 @@ def decide(state: ChronoState, seat: int, command: dict, chance) -> list[dict]:
                 raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE,
                                f"This game draws on the server; do not send '{f}'.")
     moment = "effect" if state.frames else state.phase
+    rule = effect_rule(state) if state.frames else RULE_OF[moment]
     if kind not in ALLOWED[moment]:
-        raise Rejected("WRONG_MOMENT", RULE_OF[moment], f"You cannot {WORDS[kind]} now: {MOMENT[moment]}.")
+        raise Rejected("WRONG_MOMENT", rule, f"You cannot {WORDS[kind]} now: {MOMENT[moment]}.")
     if seat not in to_move(state):
-        raise Rejected("NOT_YOUR_DECISION", RULE_OF[moment], f"Not your decision: {MOMENT[moment]}.")
+        raise Rejected("NOT_YOUR_DECISION", rule, f"Not your decision: {MOMENT[moment]}.")
     d = Draft(state, chance, command)
 
     def body(dr, st, cmd):
         handler(dr, st, cmd)
         finish(dr)
     return kit.run(d, body, seat, command)
+
+
+def effect_rule(s: ChronoState) -> str:
+    """The section whose effect is resolving: an Anomaly, a tile's treasure, or the Loop."""
+    return {"anomaly": P1, "treasure": P4, "outfit": P6}.get(s.phase, P3)
 
 
 def to_move(s: ChronoState) -> list[int]:
@@ -268,9 +274,9 @@ def do_step(d: Draft, seat: int, command: dict) -> None:
     n = fx.node(s)
     if opts is None:
         if params:
-            raise Rejected("NOTHING_TO_CHOOSE", P3, "This step has nothing to choose: send do_step alone, or skip_step.")
+            raise Rejected("NOTHING_TO_CHOOSE", effect_rule(s), "This step has nothing to choose: send do_step alone, or skip_step.")
     elif params not in opts:
-        raise Rejected("NOT_A_WAY", P3, f"That is not a legal way to carry out this step ({describe(n)}).")
+        raise Rejected("NOT_A_WAY", effect_rule(s), f"That is not a legal way to carry out this step ({describe(n)}).")
     fx.do_step(d, params)
 
 
@@ -278,9 +284,9 @@ def skip_step(d: Draft, seat: int, command: dict) -> None:
     s = d.s
     f, n = fx.frame(s), fx.node(s)
     if not fx.optional(f, n):
-        raise Rejected("MUST_RESOLVE", P3, "This effect must be carried out; it is not yours to forgo.", ruling="CA-20")
+        raise Rejected("MUST_RESOLVE", effect_rule(s), "This effect must be carried out; it is not yours to forgo.", ruling="CA-20")
     if not fx.at_rest(s, f, n):
-        raise Rejected("MID_MOVE", P3, "The pirate must still reach the kind of space the plan names.", ruling="CP-4")
+        raise Rejected("MID_MOVE", effect_rule(s), "The pirate must still reach the kind of space the plan names.", ruling="CP-4")
     fx.skip_step(d)
 
 
