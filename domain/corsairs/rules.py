@@ -257,7 +257,7 @@ def reroll_dice(d: Draft, seat: int, command: dict) -> None:
             or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 5 for i in dice)):
         raise Rejected("INVALID_COMMAND", REROLL,
                        "'dice' must list the dice to re-roll: distinct positions 0 to 4, at least one.",
-                       ruling="CV-A42")
+                       ruling="CV-A42" if dice == [] else None)
     pay = command.get("pay_with", "grog")
     p = s.players[seat]
     if pay == "grog":
@@ -494,9 +494,11 @@ def move_ship(d: Draft, seat: int, command: dict) -> None:
         raise Rejected("INVALID_COMMAND", MOVE, "'steps' must list one step per Map.")
     p = s.players[seat]
     start = p.position
+    if len(steps) > n:  # [Move Your Ship] "For each Map, move your Ship 1 space"
+        raise Rejected("WRONG_NUMBER_OF_STEPS", MOVE, f"You have {n} Maps: at most one step for each of them.")
     path = _walk(s, start, steps, allow_back=(n == 5), section=MOVE)
     reached = bool(path) and path[-1][0] == SKULL
-    expected = len(steps) if reached else n
+    expected = len(steps) if reached else n   # [Reaching Skull Island] the other Maps are ignored
     if start == SKULL:  # CV-A36: a ship on Skull Island stays there for the rest of the turn
         expected = 0
     if len(steps) != expected:
@@ -555,8 +557,8 @@ def hook_move(d: Draft, seat: int, command: dict) -> None:
     """[Captain Cards] Captain Hook: use two Cannons to move to the space of any other player."""
     s = d.s
     rule = captain_rule("HOOK")
-    left = _cannons(s, rule)
     _captain(s, seat, "HOOK", "use two Cannons to move")
+    left = _cannons(s, rule)
     target = _seat_arg(s, seat, command, "target", rule)
     if s.turn.hook_used >= s.options["hook_max_uses"]:
         raise Rejected("POWER_ALREADY_USED", rule, "You have already used Captain Hook's move this roll.",

@@ -69,9 +69,13 @@ def decide(state: LeagueState, seat: int, command: dict, chance) -> list[dict]:
         raise Rejected("NO_SUCH_SEAT", SET_UP, f"There is no seat {seat}: this game is for two players.")
     phase, owners = PHASE_OF[kind]
     if state.phase not in phase:
-        raise Rejected("WRONG_MOMENT", PHASE_RULE[state.phase], f"You cannot {WORDS[kind]} now: {MOMENT[state.phase]}.")
+        raise Rejected("WRONG_MOMENT", _phase_rule(state), f"You cannot {WORDS[kind]} now: {MOMENT[state.phase]}.")
     if seat not in to_move(state):
-        raise Rejected("NOT_YOUR_DECISION", PHASE_RULE[state.phase], f"Not your decision: {MOMENT[state.phase]}.")
+        if state.phase == "challenge":
+            other = state.seats[1 - seat].name
+            raise Rejected("THROWS_DONE", CHALLENGE,
+                           f"Your throws in this Dice Challenge are done; waiting for {other} to finish theirs.")
+        raise Rejected("NOT_YOUR_DECISION", _phase_rule(state), f"Not your decision: {MOMENT[state.phase]}.")
     return kit.run(Draft(state, chance), handler, seat, command)
 
 
@@ -101,6 +105,12 @@ MOMENT = {
     "rescue_placement": "the rescued coin is being placed",
     "over": "the game is over",
 }
+def _phase_rule(s: LeagueState) -> str:
+    if s.phase == "draw" and s.pending and s.pending.get("action") == "recruit":
+        return RECRUIT
+    return PHASE_RULE[s.phase]
+
+
 PHASE_RULE = {"leagues": SET_UP, "challenge": CHALLENGE, "action": ACTIONS, "draw": PRESS_GANG,
               "raid_defence": RAIDING, "rescue_defence": RESCUE, "rescue_placement": RESCUE, "over": WINNING}
 
@@ -251,7 +261,7 @@ def _slot_for(s: LeagueState, seat: int, coin_id: str, slot, section: str, payin
     if slot not in CREW_SLOTS:
         raise Rejected("INVALID_COMMAND", section, f"'slot' must be one of {', '.join(CREW_SLOTS)}.")
     if ROLE_OF_SLOT[slot] != coin["role"]:
-        raise Rejected("SLOT_ROLE_MISMATCH", PRESS_GANG,
+        raise Rejected("SLOT_ROLE_MISMATCH", section,
                        f"{coin['name']} is a {coin['role']} and cannot go in the {slot.replace('_', ' ')} slot.")
     if slot == "captain" and not s.options["captain_replaceable"]:
         raise Rejected("CAPTAIN_NOT_REPLACEABLE", PRESS_GANG,
@@ -309,9 +319,10 @@ def place_coin(d: Draft, seat: int, command: dict) -> None:
     """[Press Gang] / [Recruit] place the drawn coin (one of them) on your ship; the rest go back."""
     s = d.s
     coin = command.get("coin")
+    section = _phase_rule(s)
     if coin not in s.pending["drawn"]:
-        raise Rejected("NOT_DRAWN", PRESS_GANG, "That coin is not one you drew.")
-    replaced = _slot_for(s, seat, coin, command.get("slot"), PRESS_GANG, 0)
+        raise Rejected("NOT_DRAWN", section, "That coin is not one you drew.")
+    replaced = _slot_for(s, seat, coin, command.get("slot"), section, 0)
     _place(d, seat, coin, command["slot"], "draw", replaced)
     rest = list(s.pending["drawn"])
     d.emit("CoinsReturned", seat=seat, coins=rest, count=len(rest), revealed=s.options["reveal_drawn_coins"])
@@ -472,8 +483,10 @@ def _roll_raid(d: Draft, command: dict) -> None:
     if won and kind == "raid":
         # [Raiding 3-4] the originally chosen coin goes to an empty Brig slot (LP-A38: the first)
         _, owner, slot = s.where(target)
+        # LP-A20: a captured Traitor lies face up in the Brig, unless the table keeps it a Traitor
         d.emit("CoinCaptured", seat=actor, coin=target, from_seat=owner, from_slot=slot,
-               brig_slot=s.seats[actor].brig.index(None))
+               brig_slot=s.seats[actor].brig.index(None),
+               traitor_cleared=target in s.traitors and s.options["traitor_on_capture"] == "clear")
     elif won:
         original = s.captured[target]["slot"]
         if s.seats[actor].crew[original] is None:
@@ -492,7 +505,8 @@ def place_rescued_coin(d: Draft, seat: int, command: dict) -> None:
     if command.get("to_bag") is True:
         if "slot" in command:
             raise Rejected("INVALID_COMMAND", RESCUE, "Send either 'slot' or 'to_bag', not both.")
-        d.emit("RescuedCoinReturned", seat=seat, coin=coin, to_bag=s.origin[coin])
+        d.emit("RescuedCoinReturned", seat=seat, coin=coin, to_bag=s.origin[coin],
+               traitor_cleared=coin in s.traitors)  # in a bag it is nobody's Traitor
         d.next_turn()
         return
     slot = command.get("slot")

@@ -141,9 +141,7 @@ def _remove_from_bag(seat: Seat, coins) -> None:
 
 
 def _to_bag(s: LeagueState, seat: int, coins) -> None:
-    """A coin in a bag is nobody's Traitor: it comes out face up (LP-A20)."""
     s.seats[seat].bag = sorted(s.seats[seat].bag + list(coins))
-    s.traitors = [t for t in s.traitors if t not in coins]
 
 
 def _game_set_up(s, e):
@@ -272,7 +270,7 @@ def _coin_captured(s, e):
     victim = s.seats[e["from_seat"]]
     victim.crew[e["from_slot"]] = None
     s.seats[e["seat"]].brig[e["brig_slot"]] = e["coin"]
-    if e["coin"] in s.traitors and s.options["traitor_on_capture"] == "clear":
+    if e["traitor_cleared"]:
         s.traitors.remove(e["coin"])
     s.captured[e["coin"]] = {"from": e["from_seat"], "slot": e["from_slot"]}
 
@@ -287,6 +285,8 @@ def _rescued_coin_returned(s, e):
     holder.brig = [None if c == e["coin"] else c for c in holder.brig]
     s.captured.pop(e["coin"], None)
     _to_bag(s, e["to_bag"], [e["coin"]])
+    if e["traitor_cleared"]:
+        s.traitors.remove(e["coin"])
     s.pending = None
 
 

@@ -32,6 +32,8 @@ def view(s: LeagueState, viewer) -> dict:
         seat = {"seat": i, "name": x.name, "coin_set": x.coin_set, "points": x.points,
                 "league": x.league if (revealed or _sees(viewer, i)) else None,
                 "league_chosen": x.league is not None,
+                # LP-A15: the colour bonus follows the Captain now aboard, which may differ
+                "bonus_color": s.coins[x.crew["captain"]]["color"] if x.crew["captain"] else None,
                 "crew": {slot: _coin(s, x.crew[slot]) for slot in CREW_SLOTS},
                 "brig": [_coin(s, c) for c in x.brig],
                 "bag_count": len(x.bag)}

@@ -14,7 +14,7 @@ import pytest
 from domain.corsairs import RULESET as R
 from tests.playouts.harness import check_replay, play as play_game
 
-MAX_COMMANDS = 6000
+MAX_COMMANDS = 30000  # a drained Silver supply makes some random games very long (game 117: ~6,000 commands)
 
 
 def random_options(rng: random.Random) -> dict:
@@ -45,6 +45,7 @@ def candidates(rng: random.Random, s) -> list[dict]:
         {"type": "acquire_grog", **({"restart": rng.choice([True, False])} if rng.random() < 0.3 else {})},
         {"type": "collect_silver"},
         {"type": "move_ship", "steps": [step() for _ in range(rng.randrange(0, 6))]},
+        {"type": "move_ship", "steps": [{"direction": "forward"}] * rng.randrange(1, 6)},
         {"type": "jaxn_move", **({"lane": lane()} if rng.random() < 0.5 else {})},
         {"type": "hook_move", "target": seat()},
         {"type": "attack_player", "target": seat(), "mode": rng.choice(["plunder", "steal_treasure"]),

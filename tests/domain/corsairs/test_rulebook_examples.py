@@ -131,3 +131,13 @@ def test_kira_reaching_skull_island_with_eight_silver_there_gains_two_treasures(
     assert t.types(events) == ["DiceExecuted", "ShipMoved", "SkullIslandReached", "SilverGained",
                                "TreasureExchanged", "TreasureExchanged", "MapsIgnored"]
     assert (t.player("Kira").treasure, t.player("Kira").silver, t.state.skull_silver) == (2, 1, 0)
+
+
+def test_one_map_moves_one_space_even_within_reach_of_skull_island():
+    # [Move Your Ship] "For each Map, move your Ship 1 space" (found by review: a path that
+    # ended on Skull Island was accepted with more steps than Maps).
+    t = Table().given("Kira", position="3.2L")
+    t.roll("Kira", ["MAP", "CANNON", "CANNON", "GROG", "GROG"])
+    t.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}] * 2}, "WRONG_NUMBER_OF_STEPS")
+    t.do("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}]})
+    assert t.player("Kira").position == "3.3"

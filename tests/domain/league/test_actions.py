@@ -238,3 +238,25 @@ def test_with_the_reveal_house_rule_drawn_coins_are_shown_to_both_seats():
     drawn = t.do(0, {"type": "recruit", "coins": coins})[-1]
     assert R.redact(drawn, 1)["coins"] == coins
     assert [c["id"] for c in R.view(t.state, 1)["pending"]["drawn"]] == coins
+
+
+def test_a_seat_whose_throws_are_done_is_told_it_waits_for_the_other():
+    t = Table()
+    t.do(0, {"type": "throw_dice", "values": [1, 2, 3, 4, 4]})
+    t.do(0, {"type": "stop_throwing"})
+    r = t.rejects(0, {"type": "throw_dice", "keep": [0, 1, 2], "values": [6, 6]}, "THROWS_DONE")
+    assert "Ben" in r.detail
+
+
+def test_the_view_shows_the_colour_bonus_of_the_captain_now_aboard():
+    # LP-A15: a drawn Captain may replace yours; the +2 then follows the new colour.
+    t = Table(leagues=("red", "blue"))
+    yellow_captain = next(c for c in t.state.seats[0].bag
+                          if t.state.coins[c]["role"] == "captain" and t.state.coins[c]["color"] != "red")
+    assert t.state.coins[yellow_captain]["color"] != "red"
+    t.win_challenge(0)
+    t.do(0, {"type": "press_gang", "coins": [yellow_captain]})
+    t.rejects(0, {"type": "place_coin", "coin": yellow_captain, "slot": "mate1"}, "SLOT_ROLE_MISMATCH")
+    t.do(0, {"type": "place_coin", "coin": yellow_captain, "slot": "captain"})
+    seat = R.view(t.state, 1)["seats"][0]
+    assert seat["league"] == "red" and seat["bonus_color"] == t.state.coins[yellow_captain]["color"]
