@@ -14,15 +14,18 @@ from .rules import (ACTIONS, CS_ACTIONS, blocked, die_changes, first_items, open
 from .state import ValeriaState
 
 
-def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int, augment: bool = True):
-    """Every (magic standing in, tomes flipped) that pays: the same arithmetic as rules.pay."""
-    up = Counter(tome_type(t) for t in s.seats[seat].tomes)
-    for m in range(0, max(1, amount)) if augment else [0]:
-        for a in range(0, up[main] + 1):
-            for b in range(0, up["magic"] + 1) if main != "magic" else [0]:
-                tomes = {k: v for k, v in ((main, a), ("magic", b)) if v}
-                if pay(s, seat, main, amount, magic, m, tomes) is not None:
-                    yield m, tomes
+def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int):
+    """Every (magic standing in, tomes flipped) that pays: rules.pay's arithmetic, unrolled."""
+    me = s.seats[seat]
+    up = Counter(tome_type(t) for t in me.tomes) if me.tomes else Counter()
+    have_main, have_magic = getattr(me, main), me.magic
+    for m in range(0, max(1, amount)):
+        for a in range(0, min(up[main], amount - m) + 1):
+            if not 0 <= amount - m - a <= have_main:
+                continue
+            for b in range(0, min(up["magic"], magic + m) + 1):
+                if magic + m - b <= have_magic:
+                    yield m, {k: v for k, v in ((main, a), ("magic", b)) if v}
 
 
 def _body(base: dict, m: int, tomes: dict) -> dict:

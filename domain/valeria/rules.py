@@ -552,7 +552,7 @@ def gain_map(d: Draft, seat: int, cmd: dict) -> None:
 
 def sail_price(s: ValeriaState, seat: int, island: str, slots) -> int | None:
     prices = s.content["crimson_seas"]["goods" if island == "araby" else "tomes"]["prices"]
-    if not isinstance(slots, list) or len(set(map(str, slots))) != len(slots):
+    if not isinstance(slots, list) or len(set(map(str, slots))) != len(slots) or slots != sorted(slots, key=str):
         return None
     if not all(_count(i) and 0 <= i < 3 and _slots(s, island)[i] is not None for i in slots):
         return None
@@ -564,12 +564,19 @@ def rescue_cost(s: ValeriaState, seat: int) -> int:
     return r["base"] + r["per_noble"] * len(s.seats[seat].nobles)
 
 
+FIELDS = {"araby": {"slots", "magic", "tomes"}, "nae_aerie": {"slots", "magic", "tomes"}, "exekratys": {"resource"},
+          "amarynth": {"slot", "resource", "tomes"}}
+
+
 def sail(d: Draft, seat: int, cmd: dict) -> None:
     """[CS Sail] pay 1 Map, carry out the island's action, refresh the island."""
     s = d.s
     island = cmd.get("island")
     if island not in ISLANDS:
         raise Rejected("NO_SUCH_ISLAND", SAIL, "Sail to Araby, Nae Aerie, Exekratys or Amarynth.")
+    extra = set(cmd) - {"type", "island", "dice", "revealed"} - FIELDS[island]
+    if extra:
+        raise Rejected("NOT_FOR_THIS_ISLAND", SAIL, f"Sailing to {island} takes no {', '.join(sorted(extra))}.")
     if s.seats[seat].maps < 1:
         raise Rejected("NO_MAP", SAIL, "Sailing costs 1 Map.")
     if island in ("araby", "nae_aerie"):
