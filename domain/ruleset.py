@@ -35,7 +35,8 @@ Lifecycle (all pure; nothing here does I/O or reads a clock)
     status(state) -> Status
     dump_state(state) -> dict, load_state(dict) -> State   (snapshots; JSON-safe)
 
-Events are plain JSON-safe dicts {"type": "PastTense", ...}. Commands are plain dicts
+Events are plain JSON-safe dicts {"type": "PastTense", ...}; a game ends with exactly one
+event of type "GameEnded" (the game list relies on it). Commands are plain dicts
 {"type": "imperative_snake_case", ...} without the acting seat, which is passed apart.
 """
 from __future__ import annotations

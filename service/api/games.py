@@ -4,11 +4,12 @@ from __future__ import annotations
 from uuid import UUID
 
 import marshmallow as ma
-from flask import current_app, url_for
+from flask import current_app, request, url_for
 
 from domain.ruleset import InvalidCreation
 from service.api import Blueprint, application, authenticate
 from service.api.render import check_creation, game_view
+from service.index import GameIndex
 from service.errors import Problem
 
 blp = Blueprint("games", __name__, url_prefix="/games",
@@ -125,7 +126,54 @@ CREATED_LINKS = {
 }
 
 
+class ListGamesQuerySchema(ma.Schema):
+    ruleset = ma.fields.String(metadata={"description": "Only games of this ruleset"})
+    status = ma.fields.String(validate=ma.validate.OneOf(["active", "finished"]))
+    player = ma.fields.String(validate=ma.validate.Length(min=1, max=64), metadata={
+        "description": "Only games with a player of this name (case-insensitive)"})
+    after = ma.fields.UUID(metadata={"description": "The cursor: list games created after this one"})
+    limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(min=1, max=200))
+
+
+class ListedGameSchema(ma.Schema):
+    id = ma.fields.UUID(required=True)
+    ruleset = ma.fields.String(required=True)
+    players = ma.fields.List(ma.fields.String(), required=True)
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["active", "finished"]))
+    version = ma.fields.Integer(required=True)
+    created_at = ma.fields.String(required=True)
+
+
+class GameListSchema(ma.Schema):
+    games = ma.fields.List(ma.fields.Nested(ListedGameSchema), required=True)
+    next = ma.fields.UUID(required=True, allow_none=True, metadata={
+        "description": "Cursor for the next page (pass it as 'after'), null on the last page"})
+
+
 # Views ---------------------------------------------------------------------------------
+
+@blp.route("", methods=["GET"])
+@blp.doc(operationId="listGames")
+@blp.arguments(ListGamesQuerySchema, location="query")
+@blp.response(200, GameListSchema)
+@blp.problems(400, 503)
+def list_games(query: dict):
+    """Games in the order they were created, filtered by ruleset, status and player name.
+
+    Public: it shows what a table would see from across the room (names, game, whether it is
+    over), never a token or anything a game's rules hide."""
+    index = GameIndex.of(application())
+    index.catch_up(application())
+    after = str(query["after"]) if "after" in query else None
+    rows, cursor = index.select(query.get("ruleset"), query.get("status"), query.get("player"),
+                                after, query["limit"])
+    games = [{"id": r.id, "ruleset": r.ruleset, "players": r.players, "version": r.version,
+              "status": "finished" if r.finished else "active", "created_at": r.created_at} for r in rows]
+    headers = {}
+    if cursor is not None:
+        headers["Link"] = f'<{url_for("games.list_games", **{k: v for k, v in request.args.items() if k != "after"}, after=cursor)}>; rel="next"'
+    return {"games": games, "next": cursor}, 200, headers
+
 
 @blp.route("", methods=["POST"])
 @blp.doc(operationId="createGame", responses={201: {"links": CREATED_LINKS}})
