@@ -5,7 +5,7 @@ import pytest
 
 from domain.chance import TableChance
 from domain.ruleset import Rejected
-from domain.valeria import RULESET as R
+from domain.valeria import CRIMSON_SEAS as CS, RULESET as R
 
 UP = ["granary", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"]
 DUKES = [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"], ["duke_eld", "duke_fenn"],
@@ -13,9 +13,12 @@ DUKES = [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"], ["duke_eld", "du
 
 
 class Table:
-    def __init__(self, players=2, options=None, content=None, dukes=None, up=None, first=0, keep=True):
-        setup = {"domains": up or UP, "dukes": dukes or DUKES[:players], "first_player": first}
+    ruleset = R
+
+    def __init__(self, players=2, options=None, content=None, dukes=None, up=None, first=0, keep=True, **islands):
+        setup = {"domains": up or UP, "dukes": dukes or DUKES[:players], "first_player": first, **islands}
         self.commands = []
+        R = self.ruleset
         self.events = R.setup(["Anne", "Ben", "Cleo", "Dev", "Eli"][:players], options, content, TableChance(), setup)
         self.state = R.initial_state()
         for e in self.events:
@@ -26,7 +29,7 @@ class Table:
 
     def do(self, seat, command):
         self.commands.append({"actor": seat, "command": command})
-        new = R.decide(self.state, seat, command, TableChance())
+        new = self.ruleset.decide(self.state, seat, command, TableChance())
         assert new
         for e in new:
             self.state = R.evolve(self.state, e)
@@ -35,7 +38,7 @@ class Table:
 
     def rejects(self, seat, command, code):
         with pytest.raises(Rejected) as info:
-            R.decide(self.state, seat, command, TableChance())
+            self.ruleset.decide(self.state, seat, command, TableChance())
         assert info.value.code == code, info.value
         return info.value
 
@@ -90,8 +93,8 @@ class Table:
     def harvest_all(self):
         """Each seat to move takes its first listed choice until the Action Phase."""
         while self.state.phase == "harvest":
-            seat = R.status(self.state).to_move[0]
-            self.do(seat, R.legal_commands(self.state, seat)[0])
+            seat = self.ruleset.status(self.state).to_move[0]
+            self.do(seat, self.ruleset.legal_commands(self.state, seat)[0])
 
     def to_actions(self, a=1, b=2):
         self.roll(a, b)
@@ -101,3 +104,45 @@ class Table:
 
 def of(events, type_):
     return [e for e in events if e["type"] == type_]
+
+
+class SeasTable(Table):
+    """A Crimson Seas table: the Island Board as the table laid it out."""
+    ruleset = CS
+
+    def __init__(self, players=2, araby=("fabrics#1", "jewels#1", "artifacts#1"),
+                 nae_aerie=("tome_gold#1", "tome_strength#1", "tome_magic#1"), amarynth=("augur", "doom", "saint"), **kw):
+        super().__init__(players, araby=list(araby), nae_aerie=list(nae_aerie), amarynth=list(amarynth), **kw)
+
+    def _take(self, card_type: str) -> str:
+        s = self.state
+        for pool in (s.goods_supply, s.tome_supply, s.noble_deck):
+            for c in pool:
+                if c == card_type or c.split("#")[0] == card_type:
+                    pool.remove(c)
+                    return c
+        return super()._take(card_type)
+
+    def give(self, seat, card_type: str, times: int = 1):
+        if card_type.startswith("tome_") or card_type in self.state.content["crimson_seas"]["goods"]["types"]:
+            for _ in range(times):
+                c = self._take(card_type)
+                (self.seat(seat).tomes if c.startswith("tome_") else self.seat(seat).goods).append(c)
+            return self
+        if any(n["id"] == card_type for n in self.state.content["crimson_seas"]["nobles"]):
+            self.seat(seat).nobles.append(self._take(card_type))
+            return self
+        return super().give(seat, card_type, times)
+
+    def event_at(self, event: str, stack: str):
+        """A Monster Event face up on an emptied Center position."""
+        s = self.state
+        s.event_pool.remove(event)
+        s.events_on_top -= 1
+        pile = s.monsters.get(stack) or s.citizens.get(stack)
+        if pile:
+            s.box.extend(pile)
+            pile.clear()
+        s.event_at[stack] = event
+        s.exhausted.append(stack)
+        return self

@@ -103,3 +103,17 @@ def test_the_leak_test_fails_when_redaction_is_removed():
         t.do(0, {"type": "keep_duke", "duke": t.state.seats[0].offer[0]})
     a2, b2 = json.loads(seen_by(a, 1, Leaky())), json.loads(seen_by(b, 1, Leaky()))
     assert a2["events"] != b2["events"] and a2["commands"] != b2["commands"]
+
+
+def test_with_crimson_seas_the_dukes_and_the_supplies_stay_hidden():
+    from domain.valeria import CRIMSON_SEAS as CS
+    from tests.domain.valeria.table import SeasTable
+    a, b = SeasTable(dukes=A, keep=False), SeasTable(dukes=B, keep=False)
+    a.do(0, {"type": "keep_duke", "duke": "duke_ash"})
+    b.do(0, {"type": "keep_duke", "duke": "duke_iris"})
+    for t in (a, b):
+        t.do(1, {"type": "keep_duke", "duke": "duke_dara"})
+    assert seen_by(a, 1, CS) == seen_by(b, 1, CS) and seen_by(a, None, CS) == seen_by(b, None, CS)
+    assert seen_by(a, 0, CS) != seen_by(b, 0, CS)
+    laid = next(e for e in a.events if e["type"] == "IslandsLaidOut")
+    assert all(isinstance(CS.redact(laid, 1)[k], int) for k in ("goods_supply", "tome_supply", "noble_deck", "event_pool"))

@@ -1,0 +1,182 @@
+"""The Crimson Seas rulebook's worked examples (../shared/rules/crimson-seas.txt) and its rules,
+as given / when / then at a table. Card values are the examples' where the reference content
+(invented) differs."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from domain.chance import TableChance
+from domain.ruleset import InvalidCreation
+from domain.valeria import CRIMSON_SEAS as CS
+from domain.valeria.rules import points
+from tests.domain.valeria.table import SeasTable, of
+
+
+def items_of(t, seat):
+    return [i for i in t.state.items if i["seat"] == seat]
+
+
+def test_the_coxswain_example_kira_takes_two_of_a_kind_and_a_map_david_a_map():
+    """[CS Harvest Phase] 3 and 4: neither has a Citizen on 3, 4 or 7."""
+    t = SeasTable()
+    t.roll(3, 4)
+    kira, david = items_of(t, 0), items_of(t, 1)
+    assert [i["source"] for i in kira] == ["coxswain@0"] and [i["source"] for i in david] == ["coxswain@1"]
+    maps = t.seat(0).maps, t.seat(1).maps
+    t.do(0, {"type": "harvest", "item": kira[0]["id"], "choice": ["strength"]})
+    t.do(1, {"type": "harvest", "item": david[0]["id"], "choice": [1]})
+    assert t.seat(0).strength == 2 and t.seat(0).maps == maps[0] + 1 and t.seat(1).maps == maps[1] + 1
+
+
+def test_the_coxswain_does_not_activate_twice_and_the_base_consolation_is_gone():
+    t = SeasTable()
+    t.roll(5, 5)   # the Peasants activate (twice) and it is doubles: the Coxswain once
+    assert [i["source"] for i in t.state.items if i["seat"] == 0].count("coxswain@0") == 1
+    t2 = SeasTable()
+    events = t2.roll(1, 2)
+    assert all(i["source"] != "no_activation" for i in of(events, "CitizensActivated")[0]["items"])
+
+
+def test_the_bryne_example_a_plus_monster_costs_one_more_per_copy_slain():
+    """[CS Monster Cards] Bryne (Magic 1, Strength 2+), two already slain: 1 Magic and 4 Strength."""
+    content = copy.deepcopy(CS.default_content)
+    content["id"] = "bryne"
+    kobold = next(m for m in content["monsters"] if m["id"] == "kobold")
+    kobold.update(name="Bryne", strength=2, magic=1, plus=["strength"])
+    t = SeasTable(content=content)
+    t.give(0, "kobold", 2)
+    t.to_actions()
+    t.on_top("kobold", "hills")
+    t.purse(0, strength=4, magic=1)
+    events = t.do(0, {"type": "slay", "stack": "hills"})
+    assert of(events, "CardGained")[0]["paid"] == {"strength": 4, "magic": 1}
+
+
+def test_the_goods_example_three_artifacts_and_two_jewels_score_eleven():
+    """[CS Goods Tokens] 7 for the Artifacts and 4 for the Jewels."""
+    t = SeasTable()
+    t.seat(0).goods = ["artifacts#2", "artifacts#3", "artifacts#4", "jewels#2", "jewels#3"]
+    assert points(t.state, 0)["goods"] == 11
+
+
+def test_the_first_tome_example_a_gold_tome_pays_the_gold():
+    """[CS Tome Tokens] Kira flips her Gold Tome to recruit a 1-Gold Citizen; it comes back after her turn."""
+    t = SeasTable().give(0, "tome_gold")
+    t.to_actions()
+    t.purse(0, gold=0)
+    t.do(0, {"type": "recruit", "stack": "archer", "tomes": {"gold": 1}})
+    assert t.seat(0).tomes == [] and t.seat(0).tomes_down == ["tome_gold#2"]
+    events = t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert [e["type"] for e in events][-3:] == ["TurnEnded", "TomesRestored", "TurnStarted"]
+    assert t.seat(0).tomes == ["tome_gold#2"]
+
+
+def test_the_second_tome_example_strength_tome_magic_tome_and_three_magic():
+    """[CS Tome Tokens] Strength 5: a Strength Tome, a Magic Tome and 3 Magic tokens."""
+    t = SeasTable().give(0, "tome_strength").give(0, "tome_magic")
+    t.to_actions()
+    t.on_top("hill_troll", "hills")          # Strength 5, no Magic, like the Dire Bear
+    t.purse(0, strength=0, magic=3)
+    events = t.do(0, {"type": "slay", "stack": "hills", "magic": 4, "tomes": {"strength": 1, "magic": 1}})
+    assert of(events, "CardGained")[0]["paid"] == {"magic": 3, "tomes": ["tome_magic#2", "tome_strength#2"]}
+    t.purse(0, strength=0, magic=9)
+    t.on_top("hill_troll", "hills")
+    t.rejects(0, {"type": "slay", "stack": "hills", "magic": 4}, "CANNOT_PAY")   # no Strength at all
+
+
+def test_the_skeleton_army_example_flips_davids_citizen_before_the_harvest():
+    """[CS Monster Event Card Clarifications] 3 and 4: Kira flips David's Citizen on 7; it does not activate."""
+    t = SeasTable().give(1, "thief").event_at("skeleton_army", "monk")
+    t.roll(3, 4)
+    assert [i["source"] for i in t.state.items] == ["skeleton_army"]      # before the Harvest
+    thief = t.seat(1).citizens[-1]
+    t.do(0, {"type": "harvest", "item": t.state.items[0]["id"], "choice": [True, {"seat": 1, "card": thief}]})
+    assert thief in t.seat(1).flipped
+    assert all(i["source"] != thief for i in t.state.items)
+
+
+def test_sixes_feed_exekratys_one_token_each():
+    """[CS Roll Phase] a 6, or a sum of 6: one token of your choice into Exekratys; 6-6 is two (VA-9)."""
+    for dice, k in (((6, 1), 1), ((6, 6), 2), ((3, 3), 1), ((2, 4), 1), ((1, 2), 0)):
+        t = SeasTable()
+        t.purse(0, gold=5, magic=1)
+        t.do(0, {"type": "roll_dice", "dice": list(dice)})
+        t.do(0, {"type": "announce_roll"})
+        while any(i["source"] == "exekratys" for i in t.state.items):
+            item = next(i for i in t.state.items if i["source"] == "exekratys")
+            assert R_legal(t) == [{"type": "harvest", "item": item["id"], "choice": c} for c in (["gold"], ["magic"])] \
+                or t.seat(0).magic == 0
+            t.do(0, {"type": "harvest", "item": item["id"], "choice": ["gold"]})
+        assert t.state.exekratys["gold"] == 2 + k
+
+
+def R_legal(t):
+    return CS.legal_commands(t.state, 0)
+
+
+def test_sail_to_araby_buys_at_the_slot_prices_and_the_island_slides_down():
+    """[CS Sail] 1 Map, the Gold beside each token (6/4/2 top to bottom), then refresh."""
+    t = SeasTable()
+    t.to_actions()
+    t.purse(0, gold=8)
+    maps = t.seat(0).maps
+    events = t.do(0, {"type": "sail", "island": "araby", "slots": [0, 2], "revealed": ["spices#1", "spices#2"]})
+    assert t.seat(0).goods == ["fabrics#1", "artifacts#1"] and t.seat(0).gold == 0 and t.seat(0).maps == maps - 1
+    assert of(events, "IslandRefreshed")[0]["slots"] == ["spices#1", "spices#2", "jewels#1"]
+
+
+def test_sail_to_exekratys_takes_every_token_of_one_type_and_amarynth_rescues_a_noble():
+    t = SeasTable()
+    t.to_actions()
+    t.do(0, {"type": "sail", "island": "exekratys", "resource": "magic"})
+    assert t.state.exekratys["magic"] == 0 and of(t.events, "ExekratysTaken")[-1]["amount"] == 2
+    t.purse(0, strength=9)
+    t.do(0, {"type": "sail", "island": "amarynth", "slot": 1, "resource": "strength", "revealed": ["marshal"]})
+    assert t.seat(0).nobles == ["doom"] and t.state.amarynth == ["augur", "marshal", "saint"]
+
+
+def test_a_noble_counts_for_a_domain_role_and_costs_one_more_per_noble():
+    t = SeasTable()
+    t.seat(0).nobles = ["provider"]
+    from domain.valeria.rules import rescue_cost, roles_met
+    assert roles_met(t.state, 0, "granary") and rescue_cost(t.state, 0) == 10
+
+
+def test_a_monster_event_is_revealed_on_an_emptied_stack_and_replaced_from_the_bottom_when_slain():
+    """[CS Action Phase] the top of the Exhausted stack; once slain, an Exhausted card from the bottom."""
+    t = SeasTable()
+    del t.state.citizens["monk"][1:]
+    t.to_actions()
+    t.purse(0, gold=9)
+    events = t.do(0, {"type": "recruit", "stack": "monk", "revealed": ["leviathan"]})
+    assert of(events, "EventRevealed") == [{"type": "EventRevealed", "stack": "monk", "card": "leviathan"}]
+    assert "monk" in t.state.exhausted            # [CS End Phase] it counts as exhausted
+    t.purse(0, strength=6, magic=16)
+    assert t.state.event_tokens.get("leviathan") is None
+    events = t.do(0, {"type": "slay", "stack": "monk"})
+    assert of(events, "ExhaustedCardPlaced") and "leviathan" in t.seat(0).victory
+    assert t.state.events_on_top == 1             # a new Event never replaces a slain one
+
+
+def test_the_leviathan_grows_on_a_six_up_to_ten():
+    t = SeasTable().event_at("leviathan", "monk")
+    t.state.event_tokens["leviathan"] = {"strength": 9}
+    t.purse(0, gold=5)   # one kind of token: the offerings to Exekratys need no decision
+    for _ in range(2):
+        t.state.phase, t.state.dice = "roll", None
+        t.state.items = []
+        t.do(t.state.active, {"type": "roll_dice", "dice": [6, 2]})
+        t.do(t.state.active, {"type": "announce_roll"})
+    assert t.state.event_tokens["leviathan"]["strength"] == 10
+
+
+def test_crimson_seas_refuses_other_expansions_and_base_content():
+    with pytest.raises(InvalidCreation) as info:
+        CS.setup(["A", "B"], {"expansions": ["flames_and_frost"]}, None, TableChance(), None)
+    assert any("flames_and_frost" in p for p in info.value.problems)
+    from domain.valeria import RULESET as R
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], None, CS.default_content, TableChance(), None)
+    assert any("crimson-seas" in p for p in info.value.problems)
