@@ -172,7 +172,7 @@ def changers(s: ValeriaState, seat: int) -> list[tuple[str, dict]]:
 
 
 def die_changes(s: ValeriaState, seat: int) -> list[dict]:
-    """[BR p.7] each Domain that changes a die once per Roll Phase; VA-7: never below 1 or above 6."""
+    """[BR p.7] each Domain that changes a die once per Roll Phase; VA-B7: never below 1 or above 6."""
     out = []
     for dom, power in changers(s, seat):
         if dom in s.changers_used:
@@ -194,7 +194,7 @@ def change_die(d: Draft, seat: int, cmd: dict) -> None:
         raise Rejected("POWER_USED", ROLL, "Each Domain that changes a die may be used once per Roll Phase.")
     if want not in die_changes(s, seat):
         raise Rejected("CHANGE_NOT_ALLOWED", ROLL, "That Domain cannot change that die to that value (a die shows 1 to 6).",
-                       ruling="VA-7")
+                       ruling="VA-B7")
     d.emit("DieChanged", domain=cmd["domain"], die=cmd["die"], **{"from": s.dice[cmd["die"]]}, to=cmd["to"])
 
 
@@ -355,7 +355,7 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
 
 def _after_taken(d: Draft, stack: str) -> None:
     """[BR p.10 step 5] reveal the next Domain; [BR p.8] an emptied stack gets an Exhausted card
-    (VA-2: none left, the position is exhausted all the same; VA-6: whenever it empties)."""
+    (VA-B2: none left, the position is exhausted all the same; VA-B6: whenever it empties)."""
     s = d.s
     if stack in s.domains and s.domains[stack]["down"] > 0:
         d.emit("DomainRevealed", stack=stack, card=d.reveal())
@@ -487,7 +487,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
         raise Rejected("NO_SUCH_STACK", rule, f"Choose a {kind} stack of the Center Stacks.")
     top = s.top(stack)
     if top is None:
-        raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted.", ruling="VA-2")
+        raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted.", ruling="VA-B2")
     if action == "build" and not roles_met(s, seat, top):
         raise Rejected("ROLES_NOT_MET", rule, "Your Citizens' Role icons do not match the Domain's.")
     if action == "recruit" and blocked(s, stack):
@@ -689,7 +689,7 @@ def terms_points(s: ValeriaState, seat: int, terms: list) -> int:
     me = s.seats[seat]
     total = 0
     for term in terms:
-        if "per_each_resource" in term:  # VA-4
+        if "per_each_resource" in term:  # VA-B4
             n = term["per_each_resource"]
             if s.options.get("duke_rounding") == "pooled":
                 total += term["vp"] * ((me.gold + me.strength + me.magic) // n)
@@ -717,7 +717,7 @@ def points(s: ValeriaState, seat: int) -> dict:
 
 
 def cards_in_tableau(s: ValeriaState, seat: int) -> int:
-    """VA-5: Starters, Citizens, Domains, slain Monsters and the Duke."""
+    """VA-B5: Starters, Citizens, Domains, slain Monsters and the Duke."""
     me = s.seats[seat]
     return len(me.citizens) + len(me.domains) + len(me.victory) + len(me.nobles) + 1  # VA-14: tokens are not cards
 

@@ -36,7 +36,7 @@ OPTIONS_SCHEMA = {
         "first_player": {"enum": [0, 1, 2, 3, 4, "random"], "default": "random",
                          "description": "[BR p.5] the first player, chosen at random unless the table says"},
         "duke_rounding": {"enum": ["per_type", "pooled"], "default": "per_type",
-                          "description": "VA-4: a Duke's '1 VP per N of each resource' floors each resource apart, or the pooled total"},
+                          "description": "VA-B4: a Duke's '1 VP per N of each resource' floors each resource apart, or the pooled total"},
         "expansions": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 10, "default": [],
                        "description": "refused: no expansion is supported by this ruleset (Crimson Seas has its own)"},
         "edition": {"type": "string", "maxLength": 30, "default": "first",

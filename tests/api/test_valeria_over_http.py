@@ -49,3 +49,33 @@ def test_a_whole_game_is_played_over_http_until_a_result(corsairs_client):
     assert final["status"] == "finished" and final["result"]["winners"]
     assert all(s["duke"] for s in final["state"]["seats"])   # revealed for scoring
     assert final["chance"]["seed"]
+
+
+SEAS = "crimson-seas"
+
+
+def test_crimson_seas_is_listed_and_a_whole_game_is_played_over_http(corsairs_client):
+    listed = corsairs_client.get("/rulesets").get_json()["rulesets"]
+    assert {"id": SEAS, "min_players": 2, "max_players": 5}.items() <= next(r for r in listed if r["id"] == SEAS).items()
+    game = create(corsairs_client, SEAS, players=("Kira", "David"))
+    rng = random.Random(9)
+    for _ in range(5000):
+        commands = game.legal()
+        if not commands:
+            break
+        response = game.send(duke_of_valeria(rng, commands))
+        assert response.status_code == 200, response.get_json()
+    final = game.view(game.seat(0))
+    assert final["status"] == "finished" and final["result"]["winners"]
+    assert "goods" in final["result"]["points"][0]
+    islands = game.view(game.seat(1))["state"]["islands"]
+    assert isinstance(islands["goods_supply"], int) and isinstance(islands["noble_deck"], int)
+
+
+def test_crimson_seas_keeps_a_seats_duke_from_the_others(corsairs_client):
+    game = create(corsairs_client, SEAS, players=("Kira", "David"))
+    offer = game.view(game.seat(0))["state"]["seats"][0]["duke_offer"]
+    assert game.send({"type": "keep_duke", "duke": offer[0]}, game.seat(0)).status_code == 200
+    other = game.view(game.seat(1))["state"]["seats"][0]
+    assert "duke" not in other and "duke_offer" not in other
+    assert all(offer[0] not in str(e) for e in game.all_events(game.seat(1)) if e["event"]["type"] != "GameSetUp")
