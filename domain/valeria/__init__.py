@@ -10,7 +10,15 @@ player. Where the rulebook is silent Parley rules as docs/rulings.md records (VA
 rules notes, VP-n its own). Card data is content (content/schema.json) whose powers are
 written in the effect language of effects.py; the default set is invented reference content,
 labelled as not the printed cards. Hidden information: see view.py. Not supported (refused at
-creation): solo play, the mixed-Citizens variant, the second edition and every expansion.
+creation): solo play, the mixed-Citizens variant, the second edition and every expansion but
+Crimson Seas.
+
+CRIMSON_SEAS is the same engine with the expansion on (../shared/rules/crimson-seas.txt): the
+Island Board and its setup, sixes feeding Exekratys, the Coxswain replacing "take any one
+Resource", Sail to the four islands with their purchase and refresh rules, Gain a Map,
+Wardens, "+" Monsters, Tomes flipped to pay and restored after the End Phase, Monster Events
+waiting on the Exhausted stack, the three island end conditions, Goods, Noble and Tome scoring.
+Not modelled: Goods or Tome discounts (no reference card has one, VA-11).
 """
 from __future__ import annotations
 

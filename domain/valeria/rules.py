@@ -1,7 +1,8 @@
 """Valeria: Card Kingdoms: decide(), one handler per command.
 
-Every check cites the rulebook (../shared/rules/valeria-card-kingdoms-base.txt, "BR p.N") or,
-where it is silent, a ruling in docs/rulings.md (VA-n from the rules notes, VP-n Parley's own).
+Every check cites the rulebook (../shared/rules/valeria-card-kingdoms-base.txt, "BR p.N"; with
+the expansion ../shared/rules/crimson-seas.txt, "CS <heading>") or, where they are silent, a
+ruling in docs/rulings.md (VA-Bn and VA-n from the rules notes, VP-n Parley's own).
 Handlers work on a Draft, a clone to which each event is applied as emitted. Card powers are
 interpreted by effects.py; no card is named here.
 """
