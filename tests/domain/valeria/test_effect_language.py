@@ -91,3 +91,37 @@ def test_ongoing_discounts_and_rewards_after_slaying():
     events = t.do(0, {"type": "slay", "stack": "swamp"})                # Strength 2 - 1
     gains = [e["gained"] for e in events if e["type"] == "Gained"]
     assert gains == [{"gold": 1}, {"gold": 1}]                          # the Goblin, then the Hunting Lodge
+
+
+# Crimson Seas constructs, on a Crimson Seas table
+
+def test_gain_a_map_only_as_many_as_the_bank_holds():
+    from tests.domain.valeria.table import SeasTable
+    t = SeasTable()
+    assert opts(t, {"gain": {"map": 2}}) == [([], [("gain", {"map": 2})])]
+    t.state.bank_maps = 1
+    assert opts(t, {"gain": {"map": 2}}) == [([], [("gain", {"map": 1})])]
+
+
+def test_take_island_a_face_up_token_or_noble_by_slot():
+    from tests.domain.valeria.table import SeasTable
+    t = SeasTable()
+    assert [c for c, _ in opts(t, {"take_island": "goods"})] == [[0], [1], [2]]
+    assert opts(t, {"take_island": "noble"})[1] == ([1], [("take_island", "amarynth", 1)])
+    t.state.nae = [None, None, None]
+    assert opts(t, {"take_island": "tome"}) == [([], [])]
+
+
+def test_place_on_self_and_add_tokens_and_flip_and_offer():
+    from tests.domain.valeria.table import SeasTable
+    t = SeasTable().give(1, "thief").purse(0, gold=1)
+    assert opts(t, {"place_on_self": "gold"}) == [([], [("place", None, "gold")])]
+    t.purse(0, gold=0)
+    assert opts(t, {"place_on_self": "gold"}) == [([], [])]
+    lev = options(t.state, 0, {"add_tokens": {"resource": "strength", "cap": 1}}, self_card="leviathan")
+    assert lev == [([], [("add_tokens", "leviathan", "strength", 1)])]
+    thief = t.seat(1).citizens[-1]
+    assert opts(t, {"flip": "citizen"}) == [([{"seat": 1, "card": thief}], [("flip", 1, thief)])]  # never a Starter
+    t.purse(0, strength=1, magic=1)
+    assert [c for c, _ in opts(t, {"offer_exekratys": 1})] == [["strength"], ["magic"]]
+    assert has_choice({"take_island": "goods"}) and not has_choice({"add_tokens": {"resource": "strength", "cap": 1}})
