@@ -6,6 +6,7 @@ create_app(config) builds it. Config keys (all optional):
                         default: the process environment, else an SQLite file under ./var/
     SNAPSHOT_INTERVAL   store a snapshot every N events (default 100)
     MAX_CONTENT_LENGTH  largest request body in bytes (default 1 MiB)
+    EXPORT_MAX_LENGTH   largest export sent to /verifications or /replays (default 64 MiB)
     ARBITER_TOKEN       the operator's token: complete exports of any game, and GET /games
                         sees every game (default: env PARLEY_ARBITER_TOKEN; none: no arbiter)
 """
@@ -25,7 +26,7 @@ RFC 9457 problem details (application/problem+json)."""
 
 def create_app(config: dict | None = None) -> Flask:
     from service.api import Api
-    from service.api import commands, events, exports, games, legal_commands, rulesets, verifications
+    from service.api import commands, events, exports, games, legal_commands, replays, rulesets, verifications
     from service.application import Parley
 
     app = Flask(__name__)
@@ -57,9 +58,16 @@ def create_app(config: dict | None = None) -> Flask:
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",
                        "description": "A seat's token, or the host token, from POST /games"})
-    for module in (rulesets, games, commands, events, legal_commands, exports, verifications):
+    for module in (rulesets, games, commands, events, legal_commands, exports, verifications, replays):
         api.register_blueprint(module.blp)
     errors.register(app)
+
+    @app.before_request
+    def _exports_may_be_large():
+        # A whole game's export (thousands of events) is larger than any command: the two
+        # operations that take one accept up to EXPORT_MAX_LENGTH (default 64 MiB).
+        if request.endpoint in ("verifications.verify_export", "replays.replay_export"):
+            request.max_content_length = app.config.get("EXPORT_MAX_LENGTH", 64 * 1024 * 1024)
 
     @app.before_request
     def _json_bodies_only():

@@ -1,0 +1,56 @@
+"""POST /replays: an export as it stood at any version (the replay viewer's engine); nothing
+is stored. GET /viewer: the replay viewer page."""
+from __future__ import annotations
+
+import marshmallow as ma
+from flask import current_app, request, send_from_directory
+
+from disputes.replay import replay
+from disputes.verify import Unverifiable
+from service.api import Blueprint
+from service.api.exports import ExportSchema
+from service.errors import Problem
+
+blp = Blueprint("replays", __name__, description="Replay an export to any version; the viewer page.")
+
+
+class ReplayQuerySchema(ma.Schema):
+    at = ma.fields.Integer(validate=ma.validate.Range(min=1), metadata={
+        "description": "The version to show (default: the last)"})
+    seat = ma.fields.Integer(validate=ma.validate.Range(min=0), metadata={
+        "description": "Show it as this seat sees it (default: everything, as the arbiter)"})
+
+
+class ReplaySchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["active", "finished"]))
+    phase = ma.fields.String(required=True)
+    to_move = ma.fields.List(ma.fields.Integer(), required=True)
+    last_command = ma.fields.Dict(allow_none=True, required=True, metadata={
+        "description": "The latest command at or before this version: its version, seat and body"})
+    viewer = ma.fields.Raw(required=True)
+    state = ma.fields.Dict(required=True)
+    result = ma.fields.Dict(allow_none=True, required=True)
+
+
+@blp.route("/replays", methods=["POST"])
+@blp.doc(operationId="replayExport")
+@blp.arguments(ExportSchema)
+@blp.arguments(ReplayQuerySchema, location="query")
+@blp.response(200, ReplaySchema)
+@blp.problems(400, 413, 415, 422)
+def replay_export(_: dict, query: dict):
+    """The game in a complete export as it stood after version `at`. Replay folds the recorded
+    events without judging them: POST /verifications says whether the rules agree."""
+    try:
+        return replay(request.get_json(), query.get("at"), query.get("seat"), current_app.config["RULESETS"])
+    except Unverifiable as error:
+        raise Problem(422, f"This export cannot be replayed: {error}", "UNREPLAYABLE_EXPORT") from None
+
+
+@blp.route("/viewer", methods=["GET"])
+@blp.doc(operationId="replayViewer", responses={200: {"description": "The replay viewer (HTML)",
+                                                      "content": {"text/html": {"schema": {"type": "string"}}}}})
+def viewer():
+    """The replay viewer: a game's timeline with a slider and the state at each version."""
+    return send_from_directory(current_app.root_path + "/static", "viewer.html", mimetype="text/html")
