@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.disputes.games import CORSAIRS, LEAGUE, TESOROS, export, new_app, played
+from tests.disputes.games import CHRONO, CORSAIRS, LEAGUE, SEAS, TESOROS, VALERIA, export, new_app, played
 
 # Tesoros in table mode needs the dealt hands at creation: not driven here yet.
 KINDS = [(CORSAIRS, "server"), (CORSAIRS, "table"), (LEAGUE, "server"), (LEAGUE, "table"),
-         (TESOROS, "server")]
+         (TESOROS, "server"), (CHRONO, "server"), (VALERIA, "server"), (SEAS, "server")]
 
 
 @pytest.fixture(scope="session")

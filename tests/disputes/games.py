@@ -13,6 +13,7 @@ from tests.playouts.test_league_playouts import sailor
 ARBITER_TOKEN = "arbiter-" + "x" * 40
 ARBITER = bearer(ARBITER_TOKEN)
 CORSAIRS, LEAGUE, TESOROS = "corsairs-of-valeria", "league-of-pirates", "tesoros-del-rey-pirata"
+CHRONO, VALERIA, SEAS = "chrono-corsairs", "valeria-card-kingdoms", "crimson-seas"
 TABLE_SETUP = {CORSAIRS: {"captains": ["HOOK", "BONES"],
                           "track": [{"tile": "T1", "side": "A"}, {"tile": "T2", "side": "B"},
                                     {"tile": "T3", "side": "A"}]}}
