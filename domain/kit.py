@@ -53,6 +53,20 @@ def load_json(package: str, name: str) -> dict:
     return json.loads(resources.files(package).joinpath("content", name).read_text(encoding="utf-8"))
 
 
+_CONTENTS: dict[str, dict] = {}
+
+
+def remember(key: str, content: dict) -> None:
+    """Keep content by its fingerprint, so compiled forms of it (boards, card indexes) can be
+    cached across state clones and snapshot loads. One store for every game: keys are hashes.
+    Nothing is ever evicted: a worker keeps every distinct content it has seen."""
+    _CONTENTS.setdefault(key, content)
+
+
+def content(key: str) -> dict:
+    return _CONTENTS[key]
+
+
 def content_key(content: dict) -> str:
     """A fingerprint of content, so compiled forms of it can be cached across clones."""
     return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from .. import kit
 from ..kit import shallow as _shallow
 
 TIMES = ("SUNRISE", "MORNING", "EVENING", "SUNSET")
@@ -128,16 +129,9 @@ class ChronoState:
         return new
 
 
-_CONTENTS: dict[str, dict] = {}
-
-
-def remember(key: str, content: dict) -> None:
-    _CONTENTS.setdefault(key, content)
-
-
 @lru_cache(maxsize=256)
 def _index(key: str, part: str) -> dict:
-    return {c["id"]: c for c in _CONTENTS[key][part]}
+    return {c["id"]: c for c in kit.content(key)[part]}
 
 
 def initial_state() -> ChronoState:
@@ -153,7 +147,7 @@ def load_state(data: dict) -> ChronoState:
     data["seats"] = [Seat(**s) for s in data["seats"]]
     s = ChronoState(**data)
     if s.content_key:
-        remember(s.content_key, s.content)
+        kit.remember(s.content_key, s.content)
     return s
 
 
@@ -186,7 +180,7 @@ def deck_of(s: ChronoState, card: str) -> str:
 
 def _set_up(s, e):
     s.options, s.content, s.content_key = e["options"], e["content"], e["content_key"]
-    remember(s.content_key, s.content)
+    kit.remember(s.content_key, s.content)
     s.chance_mode, s.commitment = e["chance"]["mode"], e["chance"]["commitment"]
     s.seats = []
     for name, color in zip(e["players"], e["colors"]):

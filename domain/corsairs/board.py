@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .. import kit
+
 SKULL = "SKULL"
 FORWARD = "forward"
 BACKWARD = "backward"
@@ -58,17 +60,14 @@ class Board:
         return out
 
 
-_CONTENTS: dict[str, dict] = {}
-
-
 def board_for(content: dict, key: str, slots: list[dict]) -> Board:
-    _CONTENTS.setdefault(key, content)
+    kit.remember(key, content)
     return _compiled(key, tuple((s["tile"], s["side"]) for s in slots))
 
 
 @lru_cache(maxsize=512)
 def _compiled(key: str, slots: tuple[tuple[str, str], ...]) -> Board:
-    return compile_board(_CONTENTS[key], [{"tile": t, "side": s} for t, s in slots])
+    return compile_board(kit.content(key), [{"tile": t, "side": s} for t, s in slots])
 
 
 def compile_board(content: dict, slots: list[dict]) -> Board:

@@ -8,6 +8,7 @@ import copy
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from .. import kit
 from ..kit import shallow as _shallow
 
 CREW_SLOTS = ("captain", "quartermaster", "sailing_master", "surgeon", "mate1", "mate2", "mate3")
@@ -99,17 +100,14 @@ class LeagueState:
         return "nowhere", None, None
 
 
-_CONTENTS: dict[str, dict] = {}
-
-
 def coin_index(key: str, content: dict) -> dict:
-    _CONTENTS.setdefault(key, content)
+    kit.remember(key, content)
     return _index(key)
 
 
 @lru_cache(maxsize=256)
 def _index(key: str) -> dict:
-    return {c["id"]: c for c in _CONTENTS[key]["coins"]}
+    return {c["id"]: c for c in kit.content(key)["coins"]}
 
 
 def initial_state() -> LeagueState:

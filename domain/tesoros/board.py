@@ -11,6 +11,8 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .. import kit
+
 
 @dataclass(frozen=True)
 class Board:
@@ -44,17 +46,14 @@ def sea(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
-_CONTENTS: dict[str, dict] = {}
-
-
 def board_for(key: str, content: dict) -> Board:
-    _CONTENTS.setdefault(key, content)
+    kit.remember(key, content)
     return _compile(key)
 
 
 @lru_cache(maxsize=64)
 def _compile(key: str) -> Board:
-    return compile_board(_CONTENTS[key]["board"])
+    return compile_board(kit.content(key)["board"])
 
 
 def compile_board(b: dict) -> Board:

@@ -11,6 +11,7 @@ import copy
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from .. import kit
 from ..kit import shallow as _shallow
 from .board import board_for
 
@@ -94,16 +95,9 @@ class TesorosState:
         return new
 
 
-_CONTENTS: dict[str, dict] = {}
-
-
-def remember(key: str, content: dict) -> None:
-    _CONTENTS.setdefault(key, content)
-
-
 @lru_cache(maxsize=256)
 def _index(key: str, part: str) -> dict:
-    return {c["id"]: c for c in _CONTENTS[key][part]}
+    return {c["id"]: c for c in kit.content(key)[part]}
 
 
 def initial_state() -> TesorosState:
@@ -119,7 +113,7 @@ def load_state(data: dict) -> TesorosState:
     data["seats"] = [Seat(**s) for s in data["seats"]]
     s = TesorosState(**data)
     if s.content_key:
-        remember(s.content_key, s.content)
+        kit.remember(s.content_key, s.content)
     return s
 
 
@@ -152,7 +146,7 @@ def _to_hand(s: TesorosState, seat: int, cards) -> None:
 
 
 def _game_set_up(s, e):
-    remember(e["content_key"], e["content"])
+    kit.remember(e["content_key"], e["content"])
     s.options = e["options"]
     s.content = e["content"]
     s.content_key = e["content_key"]

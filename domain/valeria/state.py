@@ -12,6 +12,7 @@ import copy
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from .. import kit
 from ..kit import shallow as _shallow
 from .effects import RESOURCES
 
@@ -142,13 +143,6 @@ class ValeriaState:
         return new
 
 
-_CONTENTS: dict[str, dict] = {}
-
-
-def remember(key: str, content: dict) -> None:
-    _CONTENTS.setdefault(key, content)
-
-
 @lru_cache(maxsize=65536)
 def _card(key: str, card_id: str) -> dict:
     return _cards(key)[card_id.split("#")[0].split("@")[0]]
@@ -156,7 +150,7 @@ def _card(key: str, card_id: str) -> dict:
 
 @lru_cache(maxsize=256)
 def _cards(key: str) -> dict:
-    c = _CONTENTS[key]
+    c = kit.content(key)
     out = {}
     for kind, part in (("starter", "starters"), ("citizen", "citizens"), ("monster", "monsters"),
                        ("domain", "domains"), ("duke", "dukes")):
@@ -185,7 +179,7 @@ def load_state(data: dict) -> ValeriaState:
     data["seats"] = [Seat(**s) for s in data["seats"]]
     s = ValeriaState(**data)
     if s.content_key:
-        remember(s.content_key, s.content)
+        kit.remember(s.content_key, s.content)
     return s
 
 
@@ -224,7 +218,7 @@ def _game_set_up(s, e):
     s.options = e["options"]
     s.content = e["content"]
     s.content_key = e["content_key"]
-    remember(s.content_key, s.content)
+    kit.remember(s.content_key, s.content)
     s.chance_mode = e["chance"]["mode"]
     s.commitment = e["chance"]["commitment"]
 
