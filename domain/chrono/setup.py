@@ -112,8 +112,58 @@ def effect_problems(e, where: str, *, token: bool = False) -> list[str]:
     return out
 
 
+COUNTS = ("steps", "doubloons", "timeGems", "artifacts", "delta")
+
+
+def _whole(v, allow_all: bool = False) -> bool:
+    return (allow_all and v == "all") or (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+
+
+def count_problems(x, where: str = "content") -> list[str]:
+    """Every amount an effect counts with (an op's steps, doubloons, time gems, artifacts,
+    storm delta and number of pieces; a repeat's count) is a whole number of 0 or more ('n' of
+    a pirate selector may be "all"). Otherwise the content is refused at creation, listing each
+    one, instead of failing in the middle of a game."""
+    out = []
+    if isinstance(x, dict):
+        if "op" in x:
+            for k in COUNTS:
+                if k in x and not _whole(x[k]):
+                    out.append(f"{where}.{k}: must be a whole number of 0 or more, not {x[k]!r}")
+            if "n" in x and not _whole(x["n"]):
+                out.append(f"{where}.n: must be a whole number of 0 or more, not {x['n']!r}")
+        if isinstance(x.get("who"), dict) and "n" in x["who"] and not _whole(x["who"]["n"], allow_all=True):
+            out.append(f"{where}.who.n: must be a whole number of 0 or more, or \"all\", not {x['who']['n']!r}")
+        if x.get("op") == "modify":
+            param, value = x.get("param"), x.get("value")
+            if param == "rewardsBlockedTerrain":
+                if not (isinstance(value, list) and all(isinstance(t, str) for t in value)):
+                    out.append(f"{where}.value: rewardsBlockedTerrain takes a list of terrain names")
+            elif param == "eventsActive":
+                if not isinstance(value, bool):
+                    out.append(f"{where}.value: eventsActive takes true or false")
+            elif param in PARAMS and not _whole(value):
+                out.append(f"{where}.value: {param} takes a whole number of 0 or more, not {value!r}")
+        if isinstance(x.get("has"), dict):
+            out += [f"{where}.has.{k}: must be a whole number of 0 or more, not {v!r}"
+                    for k, v in x["has"].items() if not _whole(v)]
+        if isinstance(x.get("count"), dict) and "value" in x["count"] and not _whole(x["count"]["value"]):
+            out.append(f"{where}.count.value: must be a whole number of 0 or more, not {x['count']['value']!r}")
+        if isinstance(x.get("repeat"), dict) and not _whole(x["repeat"].get("n")):
+            out.append(f"{where}.repeat.n: must be a whole number of 0 or more, not {x['repeat'].get('n')!r}")
+        for k in ("carry", "entering", "optional"):
+            if k in x and not isinstance(x[k], bool):
+                out.append(f"{where}.{k}: must be true or false, not {x[k]!r}")
+        for k, v in x.items():
+            out += count_problems(v, f"{where}.{k}")
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            out += count_problems(v, f"{where}[{i}]")
+    return out
+
+
 def content_problems(c: dict) -> list[str]:
-    problems = []
+    problems = count_problems(c, "content")
     plans = Counter(p["deck"] for p in c["plans"])
     if plans != Counter({"stable": 30, "unstable": 19}):   # [Components & Setup]
         problems.append(f"plans: the rulebook prints 30 Stable and 19 Unstable Plan cards; got {dict(plans)}")

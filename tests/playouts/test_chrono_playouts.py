@@ -12,7 +12,7 @@ from domain.chrono import RULESET as R
 from domain.chrono.state import HARBOR, MAT, OFFICERS, CREW, TIMES, WATER
 from tests.playouts.harness import check_replay, play
 
-GAMES = 150
+GAMES = 201
 VALIDATORS = {t: jsonschema.Draft202012Validator(s) for t, s in R.command_schemas.items()}
 
 

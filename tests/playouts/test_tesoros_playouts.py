@@ -182,7 +182,7 @@ def run(game_no: int, agreement: float = 0.0):
     return s, events
 
 
-@pytest.mark.parametrize("batch", range(4))
+@pytest.mark.parametrize("batch", range(5))
 def test_random_games_end_with_the_invariants_holding_after_every_event(batch):
     for game_no in range(batch * 40, batch * 40 + 40):
         s, events = run(game_no)

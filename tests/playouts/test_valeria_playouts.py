@@ -150,9 +150,9 @@ def run(game_no: int, agreement: float = 0.0, ruleset=R):
                 agreement=agreement, after_event=Checker())
 
 
-@pytest.mark.parametrize("batch", range(4))
+@pytest.mark.parametrize("batch", range(8))
 def test_random_games_end_with_every_card_in_one_place_and_no_resource_below_zero(batch):
-    for game_no in range(batch * 22, batch * 22 + 22):
+    for game_no in range(batch * 25, batch * 25 + 25):
         s, events = run(game_no)
         check_end(s)
         assert hashlib.sha256(bytes.fromhex(s.seed)).hexdigest() == s.commitment
@@ -167,9 +167,9 @@ def test_legal_commands_agree_exactly_with_decide(game_no):
     check_replay(R, s, events)
 
 
-@pytest.mark.parametrize("batch", range(3))
+@pytest.mark.parametrize("batch", range(8))
 def test_crimson_seas_games_end_with_every_card_and_token_in_one_place(batch):
-    for game_no in range(batch * 16, batch * 16 + 16):
+    for game_no in range(batch * 25, batch * 25 + 25):
         s, events = run(game_no, ruleset=CS)
         check_end(s)
         if game_no % 10 == 0:
