@@ -36,7 +36,14 @@ def test_a_whole_chrono_game_is_played_over_http_until_a_result(corsairs_client)
 
 def test_a_seat_never_sees_another_seats_drawn_plans_or_sealed_selection(corsairs_client):
     game = create(corsairs_client, ID, players=("Anne", "Ben"))
-    first = game.view()["state"]["to_move"][0]
+    # Phase 1's Anomaly may ask a seat to resolve an effect first: play those steps (as the
+    # host) until the seats draw their plans.
+    for _ in range(50):
+        commands = game.legal()
+        if any(c["type"] == "draw_plans" for c in commands):
+            break
+        assert game.send(commands[0]).status_code == 200
+    first = next(c["seat"] for c in game.legal() if c["type"] == "draw_plans")
     assert game.send({"type": "draw_plans"}, game.seat(first)).status_code == 200
     other = 1 - first
     seen = game.view(game.seat(other))["state"]["seats"][first]
