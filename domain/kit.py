@@ -81,6 +81,43 @@ def schema_problems(validator: jsonschema.Validator, data, where: str) -> list[s
     return out
 
 
+def check_shipped(validator: jsonschema.Validator, content: dict, problems: Callable[[dict], list[str]]) -> None:
+    """Shipped reference content is checked once, when its package loads."""
+    found = schema_problems(validator, content, "content") + problems(content)
+    if found:
+        raise RuntimeError(f"the reference content is broken: {found}")
+
+
+def apply(handlers: dict, state, event: dict):
+    """evolve(): the handler for the event's type changes the state; unknown types change nothing."""
+    handler = handlers.get(event["type"])
+    if handler is not None:
+        handler(state, event)
+    return state
+
+
+def command_handler(state, seat, command: dict, chance, handlers: dict, *, game: str, over: str,
+                    unknown: str, seats: str, table_fields, server_words: str) -> Callable:
+    """What every decide() checks first: the game is not over, the command exists, the seat
+    exists, and a server-chance game is sent no outcomes. Returns the command's handler."""
+    from .chance import CHANCE_RULE
+    from .ruleset import Rejected
+
+    if state.finished:
+        raise Rejected("GAME_OVER", over, "The game is over; no more commands are accepted.")
+    kind = command.get("type")
+    handler = handlers.get(kind)
+    if handler is None:
+        raise Rejected("UNKNOWN_COMMAND", unknown, f"{game} has no command '{kind}'.")
+    if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
+        raise Rejected("NO_SUCH_SEAT", seats, f"There is no seat {seat} in this game.")
+    if chance.mode != "table":
+        for f in table_fields:
+            if f in command:
+                raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE, f"This game {server_words} on the server; do not send '{f}'.")
+    return handler
+
+
 def with_defaults(options: dict, schema: dict) -> dict:
     out = dict(options)
     for k, spec in schema["properties"].items():

@@ -71,19 +71,10 @@ def finish(d: Draft) -> None:
 # -- decide ---------------------------------------------------------------------------------
 
 def decide(state: ChronoState, seat: int, command: dict, chance) -> list[dict]:
-    if state.finished:
-        raise Rejected("GAME_OVER", FINAL, "The game is over; no more commands are accepted.")
-    kind = command.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise Rejected("UNKNOWN_COMMAND", DETAIL, f"Chrono Corsairs has no command '{kind}'.")
-    if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise Rejected("NO_SUCH_SEAT", SETUP, f"There is no seat {seat} in this game.")
-    if chance.mode != "table":
-        for f in TABLE_FIELDS:
-            if f in command:
-                raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE,
-                               f"This game draws on the server; do not send '{f}'.")
+    handler = kit.command_handler(state, seat, command, chance, HANDLERS, game="Chrono Corsairs", over=FINAL,
+                                  unknown=DETAIL, seats=SETUP, table_fields=TABLE_FIELDS,
+                                  server_words="draws")
+    kind = command["type"]
     moment = "effect" if state.frames else state.phase
     rule = effect_rule(state) if state.frames else RULE_OF[moment]
     if kind not in ALLOWED[moment]:

@@ -5,6 +5,7 @@ from collections import Counter
 
 import jsonschema
 
+from .. import kit
 from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation, Rejected
 from . import effects as fx
@@ -237,9 +238,7 @@ def content_problems(c: dict) -> list[str]:
     return problems
 
 
-_reference_problems = _schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
-if _reference_problems:
-    raise RuntimeError(f"the reference content is broken: {_reference_problems}")
+kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:

@@ -152,10 +152,7 @@ def load_state(data: dict) -> ChronoState:
 
 
 def evolve(state: ChronoState, event: dict) -> ChronoState:
-    handler = _HANDLERS.get(event["type"])
-    if handler is not None:
-        handler(state, event)
-    return state
+    return kit.apply(_HANDLERS, state, event)
 
 
 def _add(seat: Seat, kind: str, place: str, n: int) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import jsonschema
 
+from .. import kit
 from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation
 from .board import content_problems
@@ -120,6 +121,4 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     ]
 
 
-_reference_problems = _schema_problems(_content_validator, DEFAULT_CONTENT, "content") + content_problems(DEFAULT_CONTENT)
-if _reference_problems:  # shipped data is checked once, when the package loads
-    raise RuntimeError(f"the reference content is broken: {_reference_problems}")
+kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict, dataclass, field
 
+from .. import kit
 from ..kit import shallow as _shallow
 from .board import Board, board_for
 
@@ -117,10 +118,7 @@ def _reset_pass(turn: Turn) -> None:
 
 
 def evolve(state: CorsairsState, event: dict) -> CorsairsState:
-    handler = _HANDLERS.get(event["type"])
-    if handler is not None:
-        handler(state, event)
-    return state
+    return kit.apply(_HANDLERS, state, event)
 
 
 def _game_set_up(s: CorsairsState, e: dict) -> None:

@@ -127,10 +127,7 @@ def load_state(data: dict) -> LeagueState:
 
 
 def evolve(state: LeagueState, event: dict) -> LeagueState:
-    handler = _HANDLERS.get(event["type"])
-    if handler is not None:
-        handler(state, event)
-    return state
+    return kit.apply(_HANDLERS, state, event)
 
 
 def _remove_from_bag(seat: Seat, coins) -> None:

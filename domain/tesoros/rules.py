@@ -66,19 +66,10 @@ class Draft(kit.Draft):
 
 
 def decide(state: TesorosState, seat: int, command: dict, chance) -> list[dict]:
-    if state.finished:
-        raise Rejected("GAME_OVER", END, "The game is over; no more commands are accepted.")
-    kind = command.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise Rejected("UNKNOWN_COMMAND", TURN, f"Los Tesoros del Rey Pirata has no command '{kind}'.")
-    if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise Rejected("NO_SUCH_SEAT", SETUP, f"There is no seat {seat} in this game.")
-    if chance.mode != "table":
-        for f in TABLE_FIELDS:
-            if f in command:
-                raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE,
-                               f"This game draws and shuffles on the server; do not send '{f}'.")
+    handler = kit.command_handler(state, seat, command, chance, HANDLERS, game="Los Tesoros del Rey Pirata", over=END,
+                                  unknown=TURN, seats=SETUP, table_fields=TABLE_FIELDS,
+                                  server_words="draws and shuffles")
+    kind = command["type"]
     open_now = open_commands(state)
     if kind not in open_now:
         raise Rejected("WRONG_MOMENT", moment_rule(state), f"You cannot {WORDS[kind]} now: {moment(state)}.")

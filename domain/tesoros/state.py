@@ -118,10 +118,7 @@ def load_state(data: dict) -> TesorosState:
 
 
 def evolve(state: TesorosState, event: dict) -> TesorosState:
-    handler = _HANDLERS.get(event["type"])
-    if handler is not None:
-        handler(state, event)
-    return state
+    return kit.apply(_HANDLERS, state, event)
 
 
 # -- where cards go -----------------------------------------------------------------

@@ -57,18 +57,10 @@ class Draft(kit.Draft):
 
 
 def decide(state: ValeriaState, seat: int, command: dict, chance) -> list[dict]:
-    if state.finished:
-        raise Rejected("GAME_OVER", END, "The game is over; no more commands are accepted.")
-    kind = command.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise Rejected("UNKNOWN_COMMAND", ACTION, f"Valeria: Card Kingdoms has no command '{kind}'.")
-    if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise Rejected("NO_SUCH_SEAT", SETUP, f"There is no seat {seat} in this game.")
-    if chance.mode != "table":
-        for f in ("dice", "revealed"):
-            if f in command:
-                raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE, f"This game rolls and draws on the server; do not send '{f}'.")
+    handler = kit.command_handler(state, seat, command, chance, HANDLERS, game="Valeria: Card Kingdoms", over=END,
+                                  unknown=ACTION, seats=SETUP, table_fields=("dice", "revealed"),
+                                  server_words="rolls and draws")
+    kind = command["type"]
     if kind not in open_commands(state):
         raise Rejected("WRONG_MOMENT", moment_rule(state), f"You cannot {WORDS[kind]} now: {moment(state)}.")
     if seat not in to_move(state):

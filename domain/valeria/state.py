@@ -184,10 +184,7 @@ def load_state(data: dict) -> ValeriaState:
 
 
 def evolve(state: ValeriaState, event: dict) -> ValeriaState:
-    handler = _HANDLERS.get(event["type"])
-    if handler is not None:
-        handler(state, event)
-    return state
+    return kit.apply(_HANDLERS, state, event)
 
 
 def _add(s, seat, got: dict, sign: int = 1) -> None:
