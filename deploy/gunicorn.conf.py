@@ -2,19 +2,53 @@
 
 Workers import service.wsgi after forking, so each creates its own Application and its own
 database connections; preloading would share them across processes and break Postgres.
+
+Every line gunicorn and the app print is JSON (service/logs.py); the app logs one line per
+request itself, so gunicorn's own access log is off. Prometheus metrics are summed across
+workers through files in PROMETHEUS_MULTIPROC_DIR, emptied when the server starts.
 """
 import os
+import shutil
+import tempfile
 
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 preload_app = False
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
-accesslog = "-"
-errorlog = "-"
+accesslog = None
 loglevel = os.environ.get("LOG_LEVEL", "info")
 # Do not trust X-Forwarded-* from anywhere by default; a platform's router sets its own.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # gunicorn 27's control socket defaults to one path per user: two servers (a dev server and
 # the test suite's) would fight over it, and nothing here uses it.
 control_socket_disable = True
+
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "service.logs.JsonFormatter"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json",
+                            "stream": "ext://sys.stderr"}},
+    "root": {"level": loglevel.upper(), "handlers": ["stderr"]},
+    "loggers": {
+        "gunicorn.error": {"level": loglevel.upper(), "handlers": ["stderr"], "propagate": False},
+        "gunicorn.access": {"level": "WARNING", "handlers": ["stderr"], "propagate": False},
+    },
+}
+
+# Metrics: one directory per server (not shared with another gunicorn on the machine).
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="parley-metrics-")
+
+
+def on_starting(server):
+    directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory, exist_ok=True)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

@@ -9,6 +9,8 @@ create_app(config) builds it. Config keys (all optional):
     EXPORT_MAX_LENGTH   largest export sent to /verifications or /replays (default 64 MiB)
     ARBITER_TOKEN       the operator's token: complete exports of any game, and GET /games
                         sees every game (default: env PARLEY_ARBITER_TOKEN; none: no arbiter)
+    METRICS_TOKEN       bearer token /metrics asks for (default: env PARLEY_METRICS_TOKEN;
+                        none: /metrics is open)
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ RFC 9457 problem details (application/problem+json)."""
 
 def create_app(config: dict | None = None) -> Flask:
     from service.api import Api
-    from service.api import commands, events, exports, games, legal_commands, replays, rulesets, verifications
+    from service.api import (commands, events, exports, games, legal_commands, operations, replays,
+                             rulesets, verifications)
     from service.application import Parley
 
     app = Flask(__name__)
@@ -42,6 +45,7 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.config.setdefault("ARBITER_TOKEN", os.environ.get("PARLEY_ARBITER_TOKEN") or None)
+    app.config.setdefault("METRICS_TOKEN", os.environ.get("PARLEY_METRICS_TOKEN") or None)
     if app.config["ARBITER_TOKEN"] is not None and len(app.config["ARBITER_TOKEN"]) < 32:
         raise ValueError("ARBITER_TOKEN (PARLEY_ARBITER_TOKEN) must be at least 32 characters: "
                          "it reads every game")
@@ -58,9 +62,11 @@ def create_app(config: dict | None = None) -> Flask:
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",
                        "description": "A seat's token, or the host token, from POST /games"})
-    for module in (rulesets, games, commands, events, legal_commands, exports, verifications, replays):
+    for module in (rulesets, games, commands, events, legal_commands, exports, verifications, replays,
+                   operations):
         api.register_blueprint(module.blp)
     errors.register(app)
+    operations.install(app)
 
     @app.before_request
     def _exports_may_be_large():

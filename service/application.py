@@ -56,7 +56,18 @@ class Game(Aggregate):
 
     Every stored record carries a salt and a hash chaining it to the one before
     (disputes/chain.py); `head_hash` is the hash of the latest record.
+
+    `idempotency` remembers each Idempotency-Key a command was accepted with (hashed with the
+    caller, see service/api/commands.py): {key hash: {"request", "first", "last"}}. It is
+    rebuilt from the events that carry the keys, so it survives restarts and every worker
+    sees the same keys. Class version 2 added it; older snapshots are upcast with none.
     """
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict) -> None:
+        state["idempotency"] = {}
 
     class Created(Aggregate.Created):
         ruleset_id: str
@@ -91,6 +102,7 @@ class Game(Aggregate):
         self.content = content
         self.table_setup = table_setup
         self.head_hash = hash
+        self.idempotency = {}
         self.state = ruleset_for(ruleset_id).initial_state()
 
     class Happened(Aggregate.Event):
@@ -98,16 +110,33 @@ class Game(Aggregate):
 
         `hash` chains it to the record before (disputes/chain.py); events stored before the
         chain existed read back with salt and hash None.
+
+        `idempotency` (class version 2) is on the first event of a command sent with an
+        Idempotency-Key: {"key": hash of caller and key, "request": hash of the body,
+        "events": events in the batch}. It is not part of the hash chain nor of exports: it
+        says how the command arrived, not what the rules did.
         """
+
+        class_version = 2
 
         event: dict
         command: dict | None
         salt: str | None = None
         hash: str | None = None
+        idempotency: dict | None = None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict) -> None:
+            state["idempotency"] = None
 
         def apply(self, game: "Game") -> None:
             game.state = game.ruleset.evolve(game.state, self.event)
             game.head_hash = self.hash
+            if self.idempotency:
+                first = self.originator_version
+                game.idempotency[self.idempotency["key"]] = {
+                    "request": self.idempotency["request"], "first": first,
+                    "last": first + self.idempotency["events"] - 1}
 
     class Snapshot(Snapshot):
         """The aggregate's fields, with the rules' state in the ruleset's own JSON form."""
@@ -129,13 +158,29 @@ class Game(Aggregate):
     def ruleset(self):
         return ruleset_for(self.ruleset_id)
 
-    def record(self, events: list[dict], command: dict | None) -> None:
+    def record(self, events: list[dict], command: dict | None,
+               idempotency: tuple[str, str] | None = None) -> None:
+        """Trigger one Happened per event; the first carries the command (and the key)."""
         for i, domain_event in enumerate(events):
             carried = command if i == 0 else None
             salt = chain.new_salt()
             link = chain.event_hash(self.head_hash, self.version + 1, salt, domain_event, carried)
+            key = None
+            if i == 0 and idempotency is not None:
+                key = {"key": idempotency[0], "request": idempotency[1], "events": len(events)}
             self.trigger_event(self.Happened, event=domain_event, command=carried,
-                               salt=salt, hash=link)
+                               salt=salt, hash=link, idempotency=key)
+
+    def earlier_result(self, key: str, request: str) -> dict | None:
+        """The versions a command accepted with this key produced, or None if it is new.
+
+        Raises IdempotencyKeyReused when the key came with another request body."""
+        known = self.idempotency.get(key)
+        if known is None:
+            return None
+        if not hmac.compare_digest(known["request"], request):
+            raise IdempotencyKeyReused(known["first"] - 1)
+        return known
 
     def creation_content(self) -> dict:
         return chain.creation_content(self.ruleset_id, self.ruleset_version, self.seats,
@@ -175,6 +220,14 @@ def project_game(game: Game | None, stored_events) -> Game | None:
 
 class GameNotFound(Exception):
     pass
+
+
+class IdempotencyKeyReused(Exception):
+    """An Idempotency-Key already accepted with another body."""
+
+    def __init__(self, version: int):
+        super().__init__(f"key first used at version {version}")
+        self.version = version
 
 
 class VersionMismatch(Exception):
@@ -270,12 +323,16 @@ class Parley(Application):
 
     def execute(self, game_id: UUID, seat: int, command: dict,
                 expected_version: int | None = None, game: Game | None = None,
-                dry_run: bool = False) -> tuple[Game, int]:
+                dry_run: bool = False,
+                idempotency: tuple[str, str] | None = None) -> tuple[Game, int]:
         """Decide and store one command. Returns the game and its version before the command.
 
         `game` may be the aggregate the caller just loaded (it is then not loaded again).
         Raises Rejected (nothing stored), VersionMismatch, or eventsourcing's IntegrityError
         when another command was stored first.
+
+        `idempotency` is (key hash, request hash): stored with the command's first event so a
+        retry can be answered with this result (Game.earlier_result); the caller checks it.
 
         A dry run decides and applies the command to the loaded game but stores nothing; the
         new events stay pending on the returned game (game.collect_events()). Server chance
@@ -294,7 +351,8 @@ class Parley(Application):
         if dry_run and game.chance_mode == "server":
             chance = domain_chance.ServerChance(domain_chance.new_seed(), position=game.version)
         events = json_safe(game.ruleset.decide(game.state, seat, command, chance))
-        game.record(events, command={"seat": seat, "body": json_safe(command)})
+        game.record(events, command={"seat": seat, "body": json_safe(command)},
+                    idempotency=None if dry_run else idempotency)
         if not dry_run:
             self.save(game)
         return game, before
@@ -318,5 +376,5 @@ class Parley(Application):
         return game
 
 
-__all__ = ["Game", "GameNotFound", "NewGame", "Parley", "VersionMismatch",
+__all__ = ["Game", "GameNotFound", "IdempotencyKeyReused", "NewGame", "Parley", "VersionMismatch",
            "hash_token", "json_safe", "ruleset_for"]

@@ -1,6 +1,9 @@
 """POST /games/{id}/commands: one command for one seat, adjudicated by the game's rules."""
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from uuid import UUID
 
 import marshmallow as ma
@@ -8,10 +11,10 @@ from eventsourcing.persistence import IntegrityError
 from flask import request
 
 from domain.ruleset import Rejected
-from service.api import Blueprint, application, authenticate
+from service.api import Blueprint, application, authenticate, operations
 from service.api.games import BEARER_AUTH, ETAG_HEADER, GameViewSchema
 from service.api.render import event_entry, game_view, schema_problems
-from service.application import SERVICE_RULE, VersionMismatch
+from service.application import SERVICE_RULE, Game, IdempotencyKeyReused, VersionMismatch
 from service.errors import Problem
 
 blp = Blueprint("commands", __name__, url_prefix="/games",
@@ -77,8 +80,53 @@ def _if_match_version(current: int) -> int | None:
     return current
 
 
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"^[\x21-\x7e]+$"},
+    "description": "Retry safely: a command accepted with this key is not applied again; "
+                   "the same key with the same body answers the first result (header "
+                   "Idempotent-Replayed: true), with another body 422 IDEMPOTENCY_KEY_REUSED. "
+                   "Keys are per game and per token; only accepted commands are remembered."}
+KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
+
+
+def _idempotency(game_id: UUID, caller) -> tuple[str, str] | None:
+    """(hash of game, caller and key; hash of the request) for an Idempotency-Key, or None."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not KEY_PATTERN.match(key):
+        raise Problem(400, "An Idempotency-Key is 1 to 255 visible ASCII characters.",
+                      "INVALID_IDEMPOTENCY_KEY")
+    scope = hashlib.sha256(f"{game_id}\n{caller}\n{key}".encode()).hexdigest()
+    body = json.dumps(request.get_json(silent=True), sort_keys=True, separators=(",", ":"))
+    return scope, hashlib.sha256(body.encode()).hexdigest()
+
+
+def _earlier(game: Game, idempotency: tuple[str, str] | None) -> dict | None:
+    if idempotency is None:
+        return None
+    try:
+        return game.earlier_result(*idempotency)
+    except IdempotencyKeyReused as error:
+        raise Problem(422, "This Idempotency-Key was already used for another command in this "
+                      "game; send a new key for a new command.", "IDEMPOTENCY_KEY_REUSED",
+                      section=SERVICE_RULE) from None
+
+
+def _replay(game_id: UUID, earlier: dict, caller):
+    """The answer the first request with this key got, rebuilt from the store."""
+    game = application().get_game(game_id, version=earlier["last"])
+    stored = application().stored_events(game_id, after=earlier["first"] - 1,
+                                         limit=earlier["last"] - earlier["first"] + 1)
+    return ({"version": game.version,
+             "events": [event_entry(game, e, caller) for e in stored],
+             "game": game_view(game, caller)},
+            200, {"ETag": f'"{game.version}"', "Idempotent-Replayed": "true"})
+
+
 @blp.route("/<uuid:game_id>/commands", methods=["POST"])
-@blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[IF_MATCH])
+@blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 @blp.arguments(CommandSchema)
 @blp.arguments(DryRunQuerySchema, location="query")
 @blp.response(200, CommandResultSchema, headers=ETAG_HEADER)
@@ -87,9 +135,16 @@ def send_command(body: dict, query: dict, game_id: UUID):
     """Send one command; answers the events it produced and your new view.
 
     With ?dry_run=true nothing is stored: the answer is what the command would produce, or
-    the same 422 it would meet."""
+    the same 422 it would meet (an Idempotency-Key is ignored: there is nothing to repeat).
+    With an Idempotency-Key, a command already accepted with that key and body is answered
+    with its first result and not applied again."""
     dry_run = query["dry_run"]
     game, caller = authenticate(game_id)
+    with operations.command_metrics(game.ruleset_id) as outcome:
+        return _send(body, dry_run, game_id, game, caller, outcome)
+
+
+def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome: dict):
     ruleset = game.ruleset
     command = dict(body)
     asked_seat = command.pop("seat", None)
@@ -106,6 +161,11 @@ def send_command(body: dict, query: dict, game_id: UUID):
         if asked_seat is not None and asked_seat != caller:
             raise Problem(403, "Your token acts for your own seat only.", "NOT_YOUR_SEAT")
         seat = caller
+    idempotency = None if dry_run else _idempotency(game_id, caller)
+    earlier = _earlier(game, idempotency)
+    if earlier is not None:
+        outcome["outcome"] = "replayed"
+        return _replay(game_id, earlier, caller)
     if_match = _if_match_version(game.version)
     schema = ruleset.command_schemas.get(command["type"])
     if schema is None:
@@ -119,7 +179,7 @@ def send_command(body: dict, query: dict, game_id: UUID):
     try:
         game, before = application().execute(
             game_id, seat, command, expected_version=expected if expected is not None else if_match,
-            game=game, dry_run=dry_run)
+            game=game, dry_run=dry_run, idempotency=idempotency)
     except VersionMismatch as error:
         if expected is None:
             raise Problem(412, f"The game is at version {error.actual}, not {error.expected}.",
@@ -128,9 +188,16 @@ def send_command(body: dict, query: dict, game_id: UUID):
         raise Problem(409, f"The game is at version {error.actual}, not {error.expected}.",
                       "VERSION_CONFLICT", version=error.actual) from None
     except IntegrityError:
+        # The same key may have been in flight twice: if the other request stored it, this
+        # one answers its result.
+        earlier = _earlier(application().get_game(game_id), idempotency)
+        if earlier is not None:
+            outcome["outcome"] = "replayed"
+            return _replay(game_id, earlier, caller)
         raise Problem(409, "Another command was stored first; read the game and try again.",
                       "VERSION_CONFLICT") from None
     if dry_run:
+        outcome["outcome"] = "dry_run"
         pending = game.collect_events()
         return ({"version": game.version,
                  "events": [event_entry(game, e, caller) for e in pending],

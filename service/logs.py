@@ -1,0 +1,61 @@
+"""JSON logs: one object per line, carrying the request id and the game id of the request.
+
+`JsonFormatter` is used by the app's own loggers and by gunicorn's (deploy/gunicorn.conf.py
+names it in its logconfig_dict), so everything a worker or the master prints is JSON.
+Any `extra={...}` given to a log call becomes a member of the line.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+# Attributes every LogRecord has; whatever else a record carries came from `extra=`.
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+
+
+def request_context() -> dict:
+    """The request id and game id of the request being served, if any."""
+    try:
+        from flask import g, has_request_context, request
+    except ImportError:  # gunicorn's master formats its own lines without Flask
+        return {}
+    if not has_request_context():
+        return {}
+    context = {}
+    request_id = g.get("request_id")
+    if request_id:
+        context["request_id"] = request_id
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is not None:
+        context["game_id"] = str(game_id)
+    return context
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        line.update(request_context())
+        for key, value in vars(record).items():
+            if key not in _STANDARD and not key.startswith("_"):
+                line[key] = value
+        if record.exc_info:
+            line["exc"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str, ensure_ascii=False)
+
+
+def configure(level: str = "INFO") -> None:
+    """Send the root logger's records to stderr as JSON (once per process)."""
+    root = logging.getLogger()
+    if any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter())
+    root.addHandler(handler)
+    root.setLevel(level.upper())
