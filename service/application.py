@@ -283,6 +283,10 @@ class Parley(Application):
     def construct_env(self, name, env=None):
         # Class defaults < os.environ < explicit env, as eventsourcing merges them.
         result = super().construct_env(name, env)
+        if result.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+            from service import store
+
+            result["PERSISTENCE_MODULE"] = store.TOPIC  # the same, failing fast (store.py)
         if result.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
             dbname = result.get("SQLITE_DBNAME") or ""
             if dbname and ":memory:" not in dbname and not dbname.startswith("file:"):

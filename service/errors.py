@@ -129,9 +129,9 @@ def register(app: Flask) -> None:
     def _unexpected(error: Exception):
         if isinstance(error, HTTPException):
             return _http_exception(error)
-        from eventsourcing.persistence import OperationalError
+        from eventsourcing.persistence import InterfaceError, OperationalError
 
-        if isinstance(error, OperationalError):
+        if isinstance(error, (OperationalError, InterfaceError)):
             log.warning("event store unavailable: %s", error)
             return problem_response(503, "The event store is unavailable; try again shortly.",
                                     headers={"Retry-After": "5"})

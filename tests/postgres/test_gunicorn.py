@@ -1,83 +1,23 @@
 """The real thing: gunicorn started from the Procfile, on PostgreSQL, played over HTTP."""
 from __future__ import annotations
 
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
-from pathlib import Path
 
 import pytest
-import requests
 
 from tests.fakes.http import progressing
 from tests.postgres.conftest import postgres_env
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def procfile_web_line() -> str:
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        if line.startswith("web:"):
-            return line[len("web:"):].strip()
-    raise AssertionError("Procfile has no web: line")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class HTTP:
-    def __init__(self, base: str):
-        self.base = base
-        self.session = requests.Session()
-
-    def get(self, path, token, **kwargs):
-        return self.session.get(self.base + path, headers={"Authorization": f"Bearer {token}"},
-                                timeout=30, **kwargs)
-
-    def post(self, path, body, token=None, headers=None):
-        auth = {"Authorization": f"Bearer {token}"} if token else {}
-        return self.session.post(self.base + path, json=body, headers={**auth, **(headers or {})},
-                                 timeout=30)
+from tests.postgres.live import HTTP, Gunicorn
 
 
 @pytest.fixture
 def server(postgres_schema):
-    port = free_port()
-    env = {**os.environ, **postgres_env(postgres_schema), "PORT": str(port), "HOST": "127.0.0.1",
-           "WEB_CONCURRENCY": "3", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    (ROOT / "var").mkdir(exist_ok=True)
-    log = open(ROOT / "var" / f"gunicorn-{port}.log", "w")  # kept for a failed run's post-mortem
-    process = subprocess.Popen(["bash", "-c", f"exec {procfile_web_line()}"], cwd=ROOT, env=env,
-                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
+    gunicorn = Gunicorn(postgres_env(postgres_schema)).start()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "gunicorn exited while starting"
-            try:
-                if requests.get(base + "/rulesets", timeout=2).status_code == 200:
-                    break
-            except requests.RequestException:  # not listening yet, or a worker still booting
-                pass
-            assert time.monotonic() < deadline, "gunicorn did not answer within 60 s"
-            time.sleep(0.3)
-        yield HTTP(base)
+        yield HTTP(gunicorn.base)
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
+        gunicorn.stop()
 
 
 def all_events(server: HTTP, path: str, token: str) -> list[dict]:

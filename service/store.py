@@ -1,0 +1,93 @@
+"""eventsourcing's PostgreSQL persistence, failing fast when the database is away.
+
+eventsourcing's PostgreSQL recorders retry every read and write up to ten times on a
+connection error, and each attempt waits for the connection pool (POSTGRES_CONNECT_TIMEOUT)
+to give up: with the database stopped, requests hung for 12 s and more. Parley's recorders
+retry once after a broken connection (a stale pooled connection once the database is back),
+never after the pool timed out, and a breaker answers at once for a second after a timeout,
+so that clients get a 503 with Retry-After within a few seconds (service/errors.py).
+
+Parley uses this factory whenever PERSISTENCE_MODULE says eventsourcing.postgres
+(service/application.py); everything else about the persistence module is unchanged.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from functools import wraps
+
+from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.postgres import (PostgresAggregateRecorder, PostgresApplicationRecorder,
+                                    PostgresFactory)
+from psycopg_pool import PoolTimeout
+
+WAIT = 0.05           # before the one retry of a call that met a broken connection
+BREAKER_SECONDS = 1.0  # after the pool gave up waiting, calls fail at once for this long
+TOPIC = "service.store:FailFastPostgresFactory"
+
+
+class Breaker:
+    """Once the pool has waited its full timeout for a connection, the database is away:
+    for BREAKER_SECONDS every call fails at once instead of waiting again. The first call
+    after that tries the database again (and reopens it if the database is still away)."""
+
+    def __init__(self):
+        self.open_until = 0.0
+        self.lock = threading.Lock()
+
+    def check(self) -> None:
+        if time.monotonic() < self.open_until:
+            raise OperationalError("the event store did not answer moments ago")
+
+    def trip(self) -> None:
+        with self.lock:
+            self.open_until = time.monotonic() + BREAKER_SECONDS
+
+
+BREAKER = Breaker()
+
+
+def _pool_gave_up(error: Exception) -> bool:
+    return isinstance(error.__cause__, PoolTimeout)
+
+
+def _fail_fast(method):
+    """The library's method without its ten retries: one retry after a broken connection
+    (a stale pooled connection once the database is back), none after the pool timed out."""
+    inner = method.__wrapped__
+
+    @wraps(inner)
+    def call(*args, **kwargs):
+        BREAKER.check()
+        try:
+            return inner(*args, **kwargs)
+        except (InterfaceError, OperationalError) as error:
+            if _pool_gave_up(error):
+                BREAKER.trip()
+                raise
+        time.sleep(WAIT)
+        try:
+            return inner(*args, **kwargs)
+        except (InterfaceError, OperationalError) as error:
+            if _pool_gave_up(error):
+                BREAKER.trip()
+            raise
+
+    return call
+
+
+class FailFastAggregateRecorder(PostgresAggregateRecorder):
+    insert_events = _fail_fast(PostgresAggregateRecorder.insert_events)
+    select_events = _fail_fast(PostgresAggregateRecorder.select_events)
+
+
+class FailFastApplicationRecorder(PostgresApplicationRecorder):
+    insert_events = _fail_fast(PostgresApplicationRecorder.insert_events)
+    select_events = _fail_fast(PostgresApplicationRecorder.select_events)
+    select_notifications = _fail_fast(PostgresApplicationRecorder.select_notifications)
+    max_notification_id = _fail_fast(PostgresApplicationRecorder.max_notification_id)
+
+
+class FailFastPostgresFactory(PostgresFactory):
+    aggregate_recorder_class = FailFastAggregateRecorder
+    application_recorder_class = FailFastApplicationRecorder

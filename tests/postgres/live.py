@@ -1,0 +1,309 @@
+"""The real service for tests: gunicorn from the Procfile on PostgreSQL, a private PostgreSQL
+cluster that a test may stop and start, and scripted clients that play many games at once.
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.fakes.http import progressing
+
+ROOT = Path(__file__).resolve().parents[2]
+ARBITER = "arbiter-" + "a" * 40
+
+
+def procfile_web_line() -> str:
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith("web:"):
+            return line[len("web:"):].strip()
+    raise AssertionError("Procfile has no web: line")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HTTP:
+    def __init__(self, base: str, timeout: float = 30):
+        self.base = base
+        self.timeout = timeout
+        self.session = requests.Session()
+
+    def get(self, path, token, **kwargs):
+        return self.session.get(self.base + path, headers={"Authorization": f"Bearer {token}"},
+                                timeout=self.timeout, **kwargs)
+
+    def post(self, path, body, token=None, headers=None):
+        auth = {"Authorization": f"Bearer {token}"} if token else {}
+        return self.session.post(self.base + path, json=body, headers={**auth, **(headers or {})},
+                                 timeout=self.timeout)
+
+
+class Gunicorn:
+    """gunicorn started exactly as the Procfile says, in its own process group."""
+
+    def __init__(self, env: dict, workers: int = 3):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, **env, "PORT": str(self.port), "HOST": "127.0.0.1",
+                    "WEB_CONCURRENCY": str(workers), "PARLEY_ARBITER_TOKEN": ARBITER,
+                    "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+        self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+        (ROOT / "var").mkdir(exist_ok=True)
+        self.log_path = ROOT / "var" / f"gunicorn-{self.port}.log"  # kept for a post-mortem
+        self.process: subprocess.Popen | None = None
+
+    def start(self, wait: float = 60) -> "Gunicorn":
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(["bash", "-c", f"exec {procfile_web_line()}"], cwd=ROOT,
+                                        env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        deadline = time.monotonic() + wait
+        while True:
+            assert self.process.poll() is None, "gunicorn exited while starting"
+            try:
+                if requests.get(self.base + "/readyz", timeout=2).status_code == 200:
+                    return self
+            except requests.RequestException:  # not listening yet, or a worker still booting
+                pass
+            assert time.monotonic() < deadline, f"gunicorn was not ready within {wait} s"
+            time.sleep(0.3)
+
+    def workers(self) -> list[int]:
+        """The worker processes' ids (the master's children)."""
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)],
+                             capture_output=True, text=True).stdout
+        return [int(pid) for pid in out.split()]
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        except ProcessLookupError:
+            pass
+        self.log.close()
+
+
+class PrivateCluster:
+    """A PostgreSQL cluster of the test's own (initdb in a temporary folder, its own port),
+    so that a test can stop the database without stopping everyone else's.
+
+    PostgreSQL refuses to run as root: as root the cluster runs as the `postgres` user.
+    """
+
+    def __init__(self):
+        versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+        if not versions:
+            raise RuntimeError("no PostgreSQL server binaries under /usr/lib/postgresql")
+        self.bin = versions[-1].parent
+        self.dir = Path(tempfile.mkdtemp(prefix="parley-pg-"))
+        self.port = free_port()
+        self.run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.run_as:
+            shutil.chown(self.dir, "postgres")
+        self._run("initdb", "-D", str(self.dir / "data"), "-A", "trust", "-U", "postgres")
+
+    def _run(self, tool: str, *args: str) -> None:
+        subprocess.run([*self.run_as, str(self.bin / tool), *args], check=True,
+                       capture_output=True, text=True)
+
+    def start(self) -> None:
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-l", str(self.dir / "log"), "-w",
+                  "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1", "start")
+
+    def stop(self) -> None:
+        # fast: every session is ended at once, as when a database host goes away.
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "fast", "-w", "stop")
+
+    def env(self) -> dict:
+        return {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "postgres",
+                "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": str(self.port),
+                "POSTGRES_USER": "postgres", "POSTGRES_PASSWORD": "",
+                "POSTGRES_CONNECT_TIMEOUT": "3"}
+
+    def remove(self) -> None:
+        try:
+            self.stop()
+        except subprocess.CalledProcessError:
+            pass  # already stopped
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def private_cluster_or_fail() -> PrivateCluster:
+    try:
+        return PrivateCluster()
+    except (OSError, RuntimeError, subprocess.CalledProcessError) as error:
+        message = f"cannot create a private PostgreSQL cluster: {error}"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message + " (CI must run the fault tests)")
+        pytest.skip(message)
+
+
+@dataclass
+class Ack:
+    """One command the service acknowledged (200), with the records it said it stored."""
+
+    game: str
+    version: int
+    hashes: list[str]
+
+
+@dataclass
+class Answer:
+    started: float       # time.monotonic() when the request was sent
+    seconds: float       # how long the answer took
+    status: int | str    # the HTTP status, or the exception's name when the connection dropped
+    content_type: str = ""
+    retry_after: str | None = None
+    body: dict | None = None
+
+
+@dataclass
+class Players:
+    """Scripted clients, each playing its own games with random legal commands as the host.
+
+    Every 200 is remembered; every other answer is counted by status (or by the exception's
+    name when the connection dropped), with the time the answer took.
+    """
+
+    base: str
+    clients: int = 8
+    ruleset: str = "corsairs-of-valeria"
+    timeout: float = 15
+    acks: list[Ack] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    games: dict[str, str] = field(default_factory=dict)  # id -> host token
+    stop: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def _note(self, started: float, response=None, error: Exception | None = None) -> None:
+        if response is None:
+            answer = Answer(started, time.monotonic() - started, type(error).__name__)
+        else:
+            answer = Answer(started, time.monotonic() - started, response.status_code,
+                            response.headers.get("Content-Type", ""),
+                            response.headers.get("Retry-After"), _json(response))
+        with self.lock:
+            self.answers.append(answer)
+
+    def _play(self, seed: int) -> None:
+        rng = random.Random(seed)
+        http = HTTP(self.base, timeout=self.timeout)
+        game = None
+        while not self.stop.is_set():
+            started = time.monotonic()
+            try:
+                if game is None:
+                    created = http.post("/games", {"ruleset": self.ruleset, "chance": "server",
+                                                   "players": [{"name": "A"}, {"name": "B"}]})
+                    self._note(started, created)
+                    if created.status_code == 201:
+                        game = created.json()
+                        with self.lock:
+                            self.games[game["id"]] = game["host_token"]
+                    else:
+                        time.sleep(0.2)
+                    continue
+                path, host = f"/games/{game['id']}", game["host_token"]
+                legal = http.get(path + "/legal-commands", host)
+                self._note(started, legal)
+                if legal.status_code != 200:
+                    time.sleep(0.2)
+                    continue
+                commands = legal.json()["commands"]
+                if not commands:
+                    game = None
+                    continue
+                started = time.monotonic()
+                sent = http.post(path + "/commands", rng.choice(progressing(commands)), host,
+                                 {"Idempotency-Key": uuid.uuid4().hex})
+                self._note(started, sent)
+                if sent.status_code == 200:
+                    body = sent.json()
+                    with self.lock:
+                        self.acks.append(Ack(game["id"], body["version"],
+                                             [e["hash"] for e in body["events"]]))
+                elif sent.status_code >= 500:
+                    time.sleep(0.2)
+            except requests.RequestException as error:
+                self._note(started, error=error)
+                http = HTTP(self.base, timeout=self.timeout)
+                time.sleep(0.2)
+
+    def run(self, seconds: float, during=None) -> None:
+        """Play for `seconds`; `during(players)` runs in this thread meanwhile."""
+        threads = [threading.Thread(target=self._play, args=(i,), daemon=True)
+                   for i in range(self.clients)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + seconds
+        if during is not None:
+            during(self)
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.stop.set()
+        for t in threads:
+            t.join(timeout=self.timeout + 5)
+
+    def statuses(self) -> dict:
+        counts: dict = {}
+        for answer in self.answers:
+            counts[answer.status] = counts.get(answer.status, 0) + 1
+        return counts
+
+
+def _json(response):
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def stored_hashes(http: HTTP, game_id: str, token: str) -> dict[int, str]:
+    """Version -> record hash of every stored event of a game."""
+    found, after = {}, 0
+    while after is not None:
+        page = http.get(f"/games/{game_id}/events", token, params={"after": after, "limit": 500})
+        assert page.status_code == 200, page.text
+        for entry in page.json()["events"]:
+            found[entry["version"]] = entry["hash"]
+        after = page.json()["next"]
+    return found
+
+
+def assert_every_ack_is_stored_and_every_game_verifies(http: HTTP, players: Players) -> None:
+    """Nothing acknowledged is lost, and every stored log re-adjudicates to itself (a command
+    stored with only part of its events would not)."""
+    by_game: dict[str, dict[int, str]] = {}
+    for game_id, token in players.games.items():
+        by_game[game_id] = stored_hashes(http, game_id, token)
+    for ack in players.acks:
+        stored = by_game[ack.game]
+        first = ack.version - len(ack.hashes) + 1
+        assert [stored.get(v) for v in range(first, ack.version + 1)] == ack.hashes, ack
+    for game_id in players.games:
+        document = http.get(f"/games/{game_id}/export", ARBITER)
+        assert document.status_code == 200, document.text
+        verdict = http.post("/verifications", document.json())
+        assert verdict.status_code == 200 and verdict.json()["verdict"] == "valid", verdict.text
