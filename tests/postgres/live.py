@@ -45,9 +45,10 @@ class HTTP:
         self.timeout = timeout
         self.session = requests.Session()
 
-    def get(self, path, token, **kwargs):
-        return self.session.get(self.base + path, headers={"Authorization": f"Bearer {token}"},
-                                timeout=self.timeout, **kwargs)
+    def get(self, path, token, headers=None, **kwargs):
+        return self.session.get(self.base + path, timeout=self.timeout,
+                                headers={"Authorization": f"Bearer {token}", **(headers or {})},
+                                **kwargs)
 
     def post(self, path, body, token=None, headers=None):
         auth = {"Authorization": f"Bearer {token}"} if token else {}

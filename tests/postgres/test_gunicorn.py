@@ -82,3 +82,49 @@ def test_two_clients_racing_on_one_version_across_workers_one_wins(server):
         assert server.get(path, host).json()["version"] > version
     events = all_events(server, path, host)
     assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+
+
+def test_metrics_add_up_every_worker_and_every_log_line_is_json(postgres_schema):
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.api.test_operations import sample
+
+    gunicorn = Gunicorn(postgres_env(postgres_schema)).start()
+    try:
+        server = HTTP(gunicorn.base)
+        created = server.post("/games", {"ruleset": "league-of-pirates",
+                                         "players": [{"name": "Kira"}, {"name": "David"}]})
+        assert created.status_code == 201
+        game = created.json()
+        path, host = f"/games/{game['id']}", game["host_token"]
+
+        def read(i):
+            answer = HTTP(gunicorn.base).get(path, host, headers={"X-Request-ID": f"count-{i}"})
+            return answer.status_code, answer.headers["X-Request-ID"]
+
+        # Concurrent requests keep several workers busy at once.
+        with ThreadPoolExecutor(6) as pool:
+            answers = list(pool.map(read, range(30)))
+        assert answers == [(200, f"count-{i}") for i in range(30)]
+        command = server.get(path + "/legal-commands", host).json()["commands"][0]
+        first = server.post(path + "/commands", command, host, {"Idempotency-Key": "live-1"})
+        again = server.post(path + "/commands", command, host, {"Idempotency-Key": "live-1"})
+        assert first.status_code == again.status_code == 200
+        assert again.headers["Idempotent-Replayed"] == "true" and again.json() == first.json()
+        text = server.session.get(gunicorn.base + "/metrics").text
+        assert sample(text, "parley_http_requests_total", method="GET",
+                      route="/games/<uuid:game_id>", status="200") == 30
+        assert sample(text, "parley_http_requests_total", method="POST", route="/games",
+                      status="201") == 1
+        assert sample(text, "parley_command_duration_seconds_count", ruleset="league-of-pirates",
+                      outcome="replayed") == 1
+    finally:
+        gunicorn.stop()
+    lines = [json.loads(line) for line in gunicorn.log_path.read_text().splitlines() if line.strip()]
+    counted = [line for line in lines if line.get("request_id", "").startswith("count-")]
+    assert len(counted) == 30 and {line["game_id"] for line in counted} == {game["id"]}
+    assert all(line["logger"] == "parley.requests" and line["status"] == 200 for line in counted)
+    # The sum above came from more than one worker.
+    assert len({line["pid"] for line in counted}) > 1
+    assert any(line["logger"].startswith("gunicorn") for line in lines)
