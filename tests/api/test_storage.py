@@ -95,3 +95,59 @@ def test_by_default_games_go_to_an_sqlite_file_under_var_and_survive_a_restart(t
     assert game.view()["version"] == 7
     assert game.send({"type": "stand", "seat": 1}).status_code == 200
     again.extensions["parley"].close()
+
+
+def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
+    """Happened and the snapshot's Game were reshaped (class version 2): records in the
+    version-1 shape, as stored before, are upcast when read."""
+    import json
+    import sqlite3
+
+    from service import create_app
+    from tests.fakes import hoard
+
+    def parley_app():
+        return create_app({"RULESETS": {hoard.RULESET.id: hoard.RULESET}, "SNAPSHOT_INTERVAL": 4,
+                           "PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                                           "SQLITE_DBNAME": str(tmp_path / "old.sqlite")}})
+
+    app = parley_app()
+    game = create(app.test_client())
+    game.play_to_the_end(random.Random(3), max_commands=6)  # part of a game, snapshots included
+    game_id = UUID(game.id)
+    before = [comparable(app.extensions["parley"].get_game(game_id, version=v))
+              for v in range(1, game.view()["version"] + 1)]
+    app.extensions["parley"].close()
+
+    with sqlite3.connect(tmp_path / "old.sqlite") as connection:
+        for table in ("stored_events", "stored_snapshots"):
+            rows = connection.execute(
+                f"SELECT originator_id, originator_version, topic, state FROM {table}").fetchall()
+            for originator, version, topic, state in rows:
+                record = json.loads(state)
+                if topic.endswith("Game.Happened"):
+                    assert record.pop("class_version") == 2
+                    record.pop("idempotency")
+                elif topic.endswith("Game.Snapshot"):
+                    assert record["state"].pop("class_version") == 2
+                    record["state"].pop("idempotency")
+                else:
+                    continue
+                connection.execute(f"UPDATE {table} SET state = ? WHERE originator_id = ? AND "
+                                   "originator_version = ?",
+                                   (json.dumps(record).encode(), originator, version))
+        assert connection.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0] >= 1
+
+    app = parley_app()
+    parley = app.extensions["parley"]
+    after = [comparable(parley.get_game(game_id, version=v)) for v in range(1, len(before) + 1)]
+    assert after == before
+    assert parley.get_game(game_id).idempotency == {}
+    client = app.test_client()
+    reopened = type(game)(client, game.created)
+    if reopened.legal():
+        command = reopened.legal()[0]
+        first = reopened.send(command, headers={"Idempotency-Key": "after-upgrade"})
+        again = reopened.send(command, headers={"Idempotency-Key": "after-upgrade"})
+        assert first.status_code == 200 and again.get_json() == first.get_json()
+    app.extensions["parley"].close()
