@@ -59,19 +59,16 @@ def _fail_fast(method):
     @wraps(inner)
     def call(*args, **kwargs):
         BREAKER.check()
-        try:
-            return inner(*args, **kwargs)
-        except (InterfaceError, OperationalError) as error:
-            if _pool_gave_up(error):
-                BREAKER.trip()
-                raise
-        time.sleep(WAIT)
-        try:
-            return inner(*args, **kwargs)
-        except (InterfaceError, OperationalError) as error:
-            if _pool_gave_up(error):
-                BREAKER.trip()
-            raise
+        for attempt in range(2):
+            try:
+                return inner(*args, **kwargs)
+            except (InterfaceError, OperationalError) as error:
+                if _pool_gave_up(error):
+                    BREAKER.trip()
+                    raise
+                if attempt == 1:
+                    raise
+            time.sleep(WAIT)
 
     return call
 

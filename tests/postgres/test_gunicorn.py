@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 
@@ -50,38 +49,6 @@ def test_a_whole_corsairs_game_is_played_over_http_against_gunicorn_and_postgres
     assert view.headers["ETag"] == f'"{view.json()["version"]}"'
     assert view.json()["result"]["winners"]
     assert [e["version"] for e in all_events(server, path, host)] == list(range(1, view.json()["version"] + 1))
-
-
-def test_two_clients_racing_on_one_version_across_workers_one_wins(server):
-    created = server.post("/games", {"ruleset": "corsairs-of-valeria",
-                                     "players": [{"name": "Kira"}, {"name": "David"}]}).json()
-    path, host = f"/games/{created['id']}", created["host_token"]
-    for round_ in range(5):
-        version = server.get(path, host).json()["version"]
-        commands = server.get(path + "/legal-commands", host).json()["commands"]
-        if not commands:
-            break
-        barrier, statuses = threading.Barrier(2), []
-
-        def send(body, precondition):
-            client = HTTP(server.base)
-            barrier.wait()
-            if precondition == "If-Match":
-                response = client.post(path + "/commands", body, host, {"If-Match": f'"{version}"'})
-            else:
-                response = client.post(path + "/commands", {**body, "expected_version": version}, host)
-            statuses.append(response.status_code)
-
-        kinds = ["If-Match", "expected_version"]
-        threads = [threading.Thread(target=send, args=(commands[0], kinds[(round_ + i) % 2])) for i in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(statuses) in ([200, 409], [200, 412]), statuses
-        assert server.get(path, host).json()["version"] > version
-    events = all_events(server, path, host)
-    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
 
 
 def test_metrics_add_up_every_worker_and_every_log_line_is_json(postgres_schema):
