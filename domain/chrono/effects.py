@@ -279,10 +279,16 @@ def _move_options(s, f, n, prog) -> list[dict]:
                   pirates(s, f, {"owner": n.get("owner", "self"), "kind": n.get("piece", "officer"), "at": "board"})
                   if kind in kinds and (allowed is None or p in allowed)]
         left = steps
+    moved = prog.get("moved") or {}
     for seat, kind, p in starts:
         if count(s, seat, kind, p) == 0:
             continue
-        carry = kind == "officer" and n.get("carry", n.get("piece", "officer") == "officer")
+        if not prog.get("at") and count(s, seat, kind, p) <= moved.get(kind, {}).get(p, 0):
+            continue    # CP-12: every piece there already moved in this step ("1 step each")
+        # [Phase 3] "When moving one of your Officers, you may also move any number of your other
+        # Pirates ... in the same space": your own Officers only, whatever the step names, unless
+        # the card says otherwise (carry: false)
+        carry = kind == "officer" and seat == f["actor"] and n.get("carry", True)
         for dest in _destinations(s, p, adjacency):
             if "to" in n:
                 ok = dest in spaces(s, f, n["to"]) or _reachable(s, f, dest, n["to"], left - 1, adjacency)
@@ -568,16 +574,40 @@ def _move(d, f: dict, n: dict, p: dict) -> None:
             moved[str(p["owner"])][kind] = moved[str(p["owner"])].get(kind, 0) + carry[kind]
     taken += 1
     done = prog.get("count", 0)
+    landed = _landed(prog.get("moved"), p, moved[str(p["owner"])], continuing=bool(prog.get("at")))
     if taken >= steps:
         done += 1
         if done >= n.get("n", 1):
             f["i"] += 1
             f["progress"] = None
         else:
-            f["progress"] = {"count": done}
+            f["progress"] = {"count": done, "moved": landed}
     else:
-        f["progress"] = {"count": done, "at": p["to"], "owner": p["owner"], "kind": p["kind"], "taken": taken}
+        f["progress"] = {"count": done, "at": p["to"], "owner": p["owner"], "kind": p["kind"], "taken": taken,
+                         "moved": landed}
     entered(d, f, p["to"], moved)
+
+
+def _landed(before: dict | None, p: dict, went: dict, *, continuing: bool) -> dict:
+    """CP-12: where the pieces moved so far by this step stand, by kind, so that "move 2 Crew
+    1 space" takes two crew, not one crew twice. The mover is a piece that had not moved yet
+    (or, continuing a multi-space move, the one on its way); pieces carried along are taken
+    to be ones that had already moved, as far as there are any (the choice most open later)."""
+    out = {k: dict(v) for k, v in (before or {}).items()}
+    for kind, k in went.items():
+        here = out.setdefault(kind, {})
+        moved_there = here.get(p["from"], 0)
+        leaving_moved = 0
+        riders = k
+        if kind == p["kind"]:
+            riders -= 1
+            if continuing:
+                leaving_moved, moved_there = 1, moved_there - 1
+        leaving_moved += min(moved_there, riders)
+        here[p["from"]] = here.get(p["from"], 0) - leaving_moved
+        here[p["to"]] = here.get(p["to"], 0) + k
+        out[kind] = {x: v for x, v in here.items() if v > 0}
+    return out
 
 
 def entered(d, f: dict, place: str, moved: dict) -> None:

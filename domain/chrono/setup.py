@@ -113,6 +113,8 @@ def effect_problems(e, where: str, *, token: bool = False) -> list[str]:
     return out
 
 
+PRINTED_START = {"2": 0, "3+": 1}
+PRINTED_PRICES = {"movePlan": 1, "cube": 2, "recruit": 2, "gem": 3, "artifact": 5}
 COUNTS = ("steps", "doubloons", "timeGems", "artifacts", "delta")
 
 
@@ -183,9 +185,11 @@ def content_problems(c: dict) -> list[str]:
     st = c["vortex"]["stages"]
     if [STAGES.index(x) for x in st] != sorted(STAGES.index(x) for x in st) or st[-1] != "COLLAPSING":
         problems.append("vortex.stages: stages never go back and the last space is COLLAPSING (CA-3)")
-    for k, v in c["vortex"]["start"].items():
-        if v >= len(st) - 1:
-            problems.append(f"vortex.start.{k}: must be before the last space")
+    if c["vortex"]["start"] != PRINTED_START:
+        problems.append("vortex.start: the rulebook prints the first space (0) with 2 players and the second (1) "
+                        "with 3 or more [Components & Setup]")
+    if len(st) < 3:
+        problems.append("vortex.stages: the marker starts on the second space and needs a space to advance to")
     board = c["board"]
     spots = [sp["id"] for sp in board["spots"]]
     reg = Counter(sp["region"] for sp in board["spots"])
@@ -194,8 +198,11 @@ def content_problems(c: dict) -> list[str]:
     known = set(spots)
     if any(a not in known or b not in known for a, b in board["edges"]):
         problems.append("board.edges: join two spots of the board")
-    if any(h not in known or next(sp["region"] for sp in board["spots"] if sp["id"] == h) != "exterior" for h in board["harbor"]):
-        problems.append("board.harbor: the Harbor touches exterior spots only [Phase 3]")
+    if (len(set(board["harbor"])) != 3 or
+            any(h not in known or next(sp["region"] for sp in board["spots"] if sp["id"] == h) != "exterior"
+                for h in board["harbor"])):
+        problems.append("board.harbor: the Harbor is adjacent to the nearest 3 Exterior Island tiles, and only "
+                        "to them [Phase 3]")
     order = board["resolutionOrder"]
     kinds = [next(sp["region"] for sp in board["spots"] if sp["id"] == x) for x in order if x in known]
     if sorted(order) != sorted(spots) or kinds != sorted(kinds, key=["cave", "exterior", "interior"].index):
@@ -233,8 +240,16 @@ def content_problems(c: dict) -> list[str]:
     for slot, e in c["shipMat"]["preprinted"].items():
         problems += effect_problems(e, f"shipMat.preprinted.{slot}")
     for t in ("stableTrack", "unstableTrack"):
-        if c["shipMat"][t][0] < 1:
-            problems.append(f"shipMat.{t}: the printed '1' space draws at least one card")
+        if c["shipMat"][t][0] != 1:
+            problems.append(f"shipMat.{t}: the cube starts on the printed \"1\" space, which draws 1 card [Components & Setup]")
+    if c["prices"] != PRINTED_PRICES:
+        problems.append("prices: the rulebook prints 1, 2, 2, 3 and 5 Doubloons (move a plan, a cube, a recruit, "
+                        "a Time Gem, an Artifact) [Phase 6]; an Anomaly may change them for a round")
+    if c["forgoReward"] != 1:
+        problems.append("forgoReward: the rulebook prints 1 Doubloon for a plan forgone [Phase 3]")
+    if c["shipMat"]["overflowRecruitCost"] != 2:
+        problems.append("shipMat.overflowRecruitCost: a pirate with no empty Crew space \"may be recruited again "
+                        "for 2 Doubloons\" [Phase 3]")
     return problems
 
 
