@@ -204,7 +204,10 @@ def node(s: ChronoState) -> dict | None:
 
 
 def optional(f: dict, n: dict) -> bool:
-    """Plans and artifacts may be forgone in part (CA-20); a node may say otherwise."""
+    """Plans and artifacts may be forgone in part (CA-20); a node may say otherwise. A token
+    just flipped at a table is resolved, never forgone (CP-15)."""
+    if f.get("await"):
+        return False
     return n.get("optional", f["optional"])
 
 
@@ -237,7 +240,7 @@ def at_rest(s: ChronoState, f: dict, n: dict) -> bool:
 def options(s: ChronoState) -> list[dict] | None:
     """Every legal do_step body (without "type") for the current node; None: nothing to choose."""
     f, n = frame(s), node(s)
-    if n is None:
+    if n is None or f.get("await"):
         return None
     if "choice" in n:
         return [{"option": i} for i in range(len(n["choice"]["options"]))]
@@ -344,6 +347,8 @@ def run(d) -> bool:
     s = d.s
     while s.frames:
         f = s.frames[-1]
+        if f.get("await"):
+            return False                         # CP-15: a token just flipped at a table
         if f["i"] >= len(f["ops"]):
             s.frames.pop()
             continue
@@ -402,6 +407,10 @@ def do_step(d, params: dict) -> None:
     """The actor's answer to the current node (already checked against options())."""
     s = d.s
     f = s.frames[-1]
+    if f.get("await"):
+        f["await"] = False
+        d.emit("EventTokenResolving", seat=f["actor"], spot=f["here"])
+        return
     n = f["ops"][f["i"]]
     if "choice" in n:
         f["i"] += 1
@@ -623,12 +632,17 @@ def entered(d, f: dict, place: str, moved: dict) -> None:
     if place in s.triggered.get(unit, []):
         return
     s.triggered.setdefault(unit, []).append(place)
-    if token["id"] is None:
+    flipped = token["id"] is None
+    if flipped:
         shown = {t["id"] for t in s.tokens.values() if t["id"]}
         pool = sorted(t["id"] for t in s.content["eventTokens"] if t["back"] == token["back"] and t["id"] not in shown)
-        tid = d.pick(pool, "event_tokens")
+        tid = d.pick(pool, "event_tokens", token["back"])
         d.emit("EventTokenFlipped", spot=place, token=tid, name=s.event_tokens[tid]["name"])
     tid = s.tokens[place]["id"]
     d.emit("EventTokenTriggered", spot=place, token=tid, name=s.event_tokens[tid]["name"], seat=f["actor"])
     s.frames.append(new_frame(s, [s.event_tokens[tid]["effect"]], f["actor"], optional=False, here=place,
                               entering={k: dict(v) for k, v in moved.items()}))
+    if flipped and d.chance.mode == "table":
+        # CP-15: at a table, what a token turns out to be decides what else the command turns
+        # up; so the command ends with the flip, and its resolver goes on with do_step
+        s.frames[-1]["await"] = True

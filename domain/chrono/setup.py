@@ -328,6 +328,10 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     d.start = None
     try:
         rules.finish(d)
+        if chance.mode == "table" and len(t["anomaly"]) != 1 + d.used["anomaly"]:
+            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+                           f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "
+                           f"Anomaly resolved without anyone's decision: {1 + d.used['anomaly']} card(s) here")
     except Rejected as r:
         raise InvalidCreation([r.detail]) from None
     return events + d.events
