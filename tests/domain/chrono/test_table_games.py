@@ -87,9 +87,11 @@ def play_at_table(players: int, game: int, probe: float = 0.1) -> tuple[Table, d
                     assert rejected(t, seat, {**full, field: full[field] + full[field][:1]}) == "TABLE_OUTCOME_INVALID"
                 else:
                     assert rejected(t, seat, {**full, field: ["AN1"]}) == "TABLE_OUTCOME_INVALID", (cmd, field)
-        before = len(t.events)
-        t.do(seat, full)       # whatever was announced is what decide requires
-        for e in t.events[before:]:
+        new = R.decide(t.state, seat, full, TableChance())     # whatever was announced is what decide requires
+        t.commands.append({"actor": seat, "command": full})
+        for e in new:
+            t.state = R.evolve(t.state, e)
+            t.events.append(e)
             watch(t.state, e)
     raise AssertionError(f"game {game} did not finish")
 
