@@ -207,3 +207,28 @@ def test_the_reference_content_is_labelled_and_uses_every_construct():
                       '"rearrangePlans"', '"storm"', '"modify"', '"schedule"', '"noEffect"', '"majority"', '"count"',
                       '"stageAtLeast"', '"timeIs"', '"has"', '"and"', '"or"', '"not"', '"entering"', '"carry"', '"adjacency"'):
         assert construct in text, construct
+
+
+@pytest.mark.parametrize("spaces, expected", [
+    ("board", 13), ("tiles", 12), ("harbor", 1),
+    ({"id": "E1"}, 1), ({"region": "cave"}, 3), ({"terrain": ["beach", "volcano"]}, 5),
+    ({"adjacentTo": "harbor"}, 3),
+    ({"and": [{"region": "interior"}, {"adjacentTo": {"id": "E4"}}]}, 2),       # I2, I3
+    ({"or": [{"region": "cave"}, {"id": "I1"}]}, 4),
+    ({"not": {"region": "exterior"}}, 7),                                       # interior, caves and the Harbor
+    ({"containing": {"owner": "self", "kind": "officer"}}, 1),                  # the Harbor
+    ({"containing": {"owner": "enemy", "kind": "crew", "n": 6}}, 0),            # 5 in the Harbor: not 6
+])
+def test_space_selectors_name_the_spaces_they_say(spaces, expected):
+    t = at_loop()
+    t.effect({"forEachSpace": {"spaces": spaces, "do": {"op": "gain", "doubloons": 1}}})
+    assert t.seat(0).doubloons == expected
+
+
+def test_bind_a_space_then_use_it_as_a_variable():
+    t = at_loop()
+    t.effect({"bind": {"var": "S", "choose": "space", "among": {"region": "cave"}},
+              "in": {"op": "move", "piece": "crew", "n": 1, "steps": 1, "adjacency": "any", "to": "$S"}})
+    assert legal(t) == [{"type": "do_step", "value": v} for v in ("CTL", "CTR", "CLO")]
+    t.do(0, {"type": "do_step", "value": "CTR"})
+    assert {c["to"] for c in legal(t)} == {"CTR"}
