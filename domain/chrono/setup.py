@@ -165,6 +165,16 @@ def count_problems(x, where: str = "content") -> list[str]:
     return out
 
 
+def _says_here(x) -> bool:
+    if x == "here":
+        return True
+    if isinstance(x, dict):
+        return any(_says_here(v) for v in x.values())
+    if isinstance(x, list):
+        return any(_says_here(v) for v in x)
+    return False
+
+
 def content_problems(c: dict) -> list[str]:
     problems = count_problems(c, "content")
     plans = Counter(p["deck"] for p in c["plans"])
@@ -239,6 +249,14 @@ def content_problems(c: dict) -> list[str]:
         problems += effect_problems(a["effect"], f"artifacts[{a['id']}]")
     for slot, e in c["shipMat"]["preprinted"].items():
         problems += effect_problems(e, f"shipMat.preprinted.{slot}")
+    placeless = [(f"plans[{p['id']}]", p["effect"]) for p in c["plans"]]
+    placeless += [(f"artifacts[{a['id']}]", a["effect"]) for a in c["artifacts"]]
+    placeless += [(f"anomalies[{a['id']}].{st}", e) for a in c["anomalies"] for st, e in a["effects"].items()]
+    placeless += [(f"shipMat.preprinted.{slot}", e) for slot, e in c["shipMat"]["preprinted"].items()]
+    for where, e in placeless:
+        if _says_here(e):
+            problems.append(f"{where}: 'here' is the tile of a reward or the space of an Event token; "
+                            f"a plan, artifact or anomaly has none")
     for t in ("stableTrack", "unstableTrack"):
         if c["shipMat"][t][0] != 1:
             problems.append(f"shipMat.{t}: the cube starts on the printed \"1\" space, which draws 1 card [Components & Setup]")

@@ -100,3 +100,10 @@ def test_the_cubes_start_on_the_printed_1_space():
 
 def test_the_harbor_is_adjacent_to_the_nearest_3_exterior_tiles():
     assert "3 Exterior" in broken(lambda c: c["board"].update({"harbor": ["E3", "E4"]}))
+
+
+def test_here_is_refused_where_nothing_is_here():
+    """The analysis' pack validation: "selectors valid in context, e.g. ... `here` not in plans"."""
+    def plan_kills_here(c):
+        c["plans"][0]["effect"] = {"op": "kill", "who": {"owner": "enemy", "kind": "crew", "at": "here", "n": 1}}
+    assert "plans[S01]: 'here'" in broken(plan_kills_here)
