@@ -286,7 +286,7 @@ def _move_options(s, f, n, prog) -> list[dict]:
     for seat, kind, p in starts:
         if count(s, seat, kind, p) == 0:
             continue
-        if not prog.get("at") and count(s, seat, kind, p) <= moved.get(kind, {}).get(p, 0):
+        if not prog.get("at") and count(s, seat, kind, p) <= moved.get(str(seat), {}).get(kind, {}).get(p, 0):
             continue    # CP-12: every piece there already moved in this step ("1 step each")
         # [Phase 3] "When moving one of your Officers, you may also move any number of your other
         # Pirates ... in the same space": your own Officers only, whatever the step names, unless
@@ -583,7 +583,9 @@ def _move(d, f: dict, n: dict, p: dict) -> None:
             moved[str(p["owner"])][kind] = moved[str(p["owner"])].get(kind, 0) + carry[kind]
     taken += 1
     done = prog.get("count", 0)
-    landed = _landed(prog.get("moved"), p, moved[str(p["owner"])], continuing=bool(prog.get("at")))
+    landed = dict(prog.get("moved") or {})
+    landed[str(p["owner"])] = _landed(landed.get(str(p["owner"])), p, moved[str(p["owner"])],
+                                      continuing=bool(prog.get("at")))
     if taken >= steps:
         done += 1
         if done >= n.get("n", 1):
@@ -598,7 +600,7 @@ def _move(d, f: dict, n: dict, p: dict) -> None:
 
 
 def _landed(before: dict | None, p: dict, went: dict, *, continuing: bool) -> dict:
-    """CP-12: where the pieces moved so far by this step stand, by kind, so that "move 2 Crew
+    """CP-12: where one player's pieces moved so far by this step stand, by kind, so that "move 2 Crew
     1 space" takes two crew, not one crew twice. The mover is a piece that had not moved yet
     (or, continuing a multi-space move, the one on its way); pieces carried along are taken
     to be ones that had already moved, as far as there are any (the choice most open later)."""

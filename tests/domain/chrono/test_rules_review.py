@@ -107,3 +107,23 @@ def test_here_is_refused_where_nothing_is_here():
     def plan_kills_here(c):
         c["plans"][0]["effect"] = {"op": "kill", "who": {"owner": "enemy", "kind": "crew", "at": "here", "n": 1}}
     assert "plans[S01]: 'here'" in broken(plan_kills_here)
+
+
+def test_the_pieces_already_moved_are_counted_per_player():
+    """CP-12 with enemies: after one player's crew is moved into E3, another player's crew
+    standing there has not moved and may be the second."""
+    t = Table(3, flag=[0, 1, 2])
+    plan_round(t)
+    t.place(2, "crew", HARBOR, "E3")
+    t.effect({"op": "move", "piece": "crew", "owner": "enemy", "n": 2, "steps": 1}, optional=True)
+    t.do(0, {"type": "do_step", "owner": 1, "kind": "crew", "from": HARBOR, "to": "E3"})
+    assert any(c["owner"] == 2 and c["from"] == "E3" for c in moves(t))
+    assert not any(c["owner"] == 1 and c["from"] == "E3" for c in moves(t))
+
+
+def plan_round(t):
+    n = len(t.state.seats)
+    for i in list(t.state.flag):
+        t.do(i, {"type": "draw_plans", "plans": [f"S{i + 1:02d}", f"U{i + 1:02d}"]})
+    for i in range(n):
+        t.do(i, {"type": "select_plan", "card": f"S{i + 1:02d}", "slot": "SUNSET"})
