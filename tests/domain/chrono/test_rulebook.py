@@ -388,3 +388,27 @@ def test_a_final_tie_goes_to_the_higher_flag():
     # then the tie goes to seat 1
     assert [r["total"] for r in t.state.result["standings"]] == [2, 2]
     assert t.state.result["winners"] == [1] and t.state.result["tie_breaks"] == ["total", "flag"]
+
+
+def test_final_scoring_converts_doubloons_two_for_one_rounding_down_and_reveals_artifacts():
+    """[Final Scoring] "For every 2 Doubloons you have, gain 1 Time Gem." "Reveal all Artifact
+    cards that are still in your hand – each one is worth a number of Time Gems equal to the
+    value indicated in the corner of the card." [Phase 6] "Time Gems and Artifacts are not discarded\""""
+    # given the last round: seat 0 holds an Hourglass Shard (3) and a Cursed Doubloon (0)
+    t = Table()
+    stable_round(t)
+    t.state.storm = 8
+    t.seat(0).artifacts = ["AR03", "AR11"]
+    t.state.decks["artifact"]["pool"] = [a for a in t.state.decks["artifact"]["pool"] if a not in ("AR03", "AR11")]
+    forgo_all(t)
+    to_outfit(t, [0, 1])
+    # when it ends on 1 Time Gem bought and 5 Doubloons (4 + 4 - 3)
+    t.do(0, {"type": "purchase", "item": "time_gem"})
+    t.seat(0).doubloons = 5
+    t.do(0, {"type": "done_outfitting"})
+    t.do(1, {"type": "done_outfitting"})
+    # then 1 + 5 // 2 + 3 + 0 = 6, and the artifacts are shown to everyone
+    row = t.state.result["standings"][0]
+    assert (row["gems"], row["from_doubloons"], row["from_artifacts"], row["total"]) == (1, 2, 3, 6)
+    ended = next(e for e in t.events if e["type"] == "GameEnded")
+    assert R.redact(ended, 1)["standings"][0]["artifacts"] == ["AR03", "AR11"]
