@@ -204,7 +204,10 @@ def node(s: ChronoState) -> dict | None:
 
 
 def optional(f: dict, n: dict) -> bool:
-    """Plans and artifacts may be forgone in part (CA-20); a node may say otherwise."""
+    """Plans and artifacts may be forgone in part (CA-20); a node may say otherwise. A token
+    just flipped at a table is resolved, never forgone (CP-15)."""
+    if f.get("await"):
+        return False
     return n.get("optional", f["optional"])
 
 
@@ -237,7 +240,7 @@ def at_rest(s: ChronoState, f: dict, n: dict) -> bool:
 def options(s: ChronoState) -> list[dict] | None:
     """Every legal do_step body (without "type") for the current node; None: nothing to choose."""
     f, n = frame(s), node(s)
-    if n is None:
+    if n is None or f.get("await"):
         return None
     if "choice" in n:
         return [{"option": i} for i in range(len(n["choice"]["options"]))]
@@ -279,10 +282,16 @@ def _move_options(s, f, n, prog) -> list[dict]:
                   pirates(s, f, {"owner": n.get("owner", "self"), "kind": n.get("piece", "officer"), "at": "board"})
                   if kind in kinds and (allowed is None or p in allowed)]
         left = steps
+    moved = prog.get("moved") or {}
     for seat, kind, p in starts:
         if count(s, seat, kind, p) == 0:
             continue
-        carry = kind == "officer" and n.get("carry", n.get("piece", "officer") == "officer")
+        if not prog.get("at") and count(s, seat, kind, p) <= moved.get(str(seat), {}).get(kind, {}).get(p, 0):
+            continue    # CP-12: every piece there already moved in this step ("1 step each")
+        # [Phase 3] "When moving one of your Officers, you may also move any number of your other
+        # Pirates ... in the same space": your own Officers only, whatever the step names, unless
+        # the card says otherwise (carry: false)
+        carry = kind == "officer" and seat == f["actor"] and n.get("carry", True)
         for dest in _destinations(s, p, adjacency):
             if "to" in n:
                 ok = dest in spaces(s, f, n["to"]) or _reachable(s, f, dest, n["to"], left - 1, adjacency)
@@ -338,6 +347,8 @@ def run(d) -> bool:
     s = d.s
     while s.frames:
         f = s.frames[-1]
+        if f.get("await"):
+            return False                         # CP-15: a token just flipped at a table
         if f["i"] >= len(f["ops"]):
             s.frames.pop()
             continue
@@ -396,6 +407,10 @@ def do_step(d, params: dict) -> None:
     """The actor's answer to the current node (already checked against options())."""
     s = d.s
     f = s.frames[-1]
+    if f.get("await"):
+        f["await"] = False
+        d.emit("EventTokenResolving", seat=f["actor"], spot=f["here"])
+        return
     n = f["ops"][f["i"]]
     if "choice" in n:
         f["i"] += 1
@@ -568,16 +583,42 @@ def _move(d, f: dict, n: dict, p: dict) -> None:
             moved[str(p["owner"])][kind] = moved[str(p["owner"])].get(kind, 0) + carry[kind]
     taken += 1
     done = prog.get("count", 0)
+    landed = dict(prog.get("moved") or {})
+    landed[str(p["owner"])] = _landed(landed.get(str(p["owner"])), p, moved[str(p["owner"])],
+                                      continuing=bool(prog.get("at")))
     if taken >= steps:
         done += 1
         if done >= n.get("n", 1):
             f["i"] += 1
             f["progress"] = None
         else:
-            f["progress"] = {"count": done}
+            f["progress"] = {"count": done, "moved": landed}
     else:
-        f["progress"] = {"count": done, "at": p["to"], "owner": p["owner"], "kind": p["kind"], "taken": taken}
+        f["progress"] = {"count": done, "at": p["to"], "owner": p["owner"], "kind": p["kind"], "taken": taken,
+                         "moved": landed}
     entered(d, f, p["to"], moved)
+
+
+def _landed(before: dict | None, p: dict, went: dict, *, continuing: bool) -> dict:
+    """CP-12: where one player's pieces moved so far by this step stand, by kind, so that "move 2 Crew
+    1 space" takes two crew, not one crew twice. The mover is a piece that had not moved yet
+    (or, continuing a multi-space move, the one on its way); pieces carried along are taken
+    to be ones that had already moved, as far as there are any (the choice most open later)."""
+    out = {k: dict(v) for k, v in (before or {}).items()}
+    for kind, k in went.items():
+        here = out.setdefault(kind, {})
+        moved_there = here.get(p["from"], 0)
+        leaving_moved = 0
+        riders = k
+        if kind == p["kind"]:
+            riders -= 1
+            if continuing:
+                leaving_moved, moved_there = 1, moved_there - 1
+        leaving_moved += min(moved_there, riders)
+        here[p["from"]] = here.get(p["from"], 0) - leaving_moved
+        here[p["to"]] = here.get(p["to"], 0) + k
+        out[kind] = {x: v for x, v in here.items() if v > 0}
+    return out
 
 
 def entered(d, f: dict, place: str, moved: dict) -> None:
@@ -593,12 +634,17 @@ def entered(d, f: dict, place: str, moved: dict) -> None:
     if place in s.triggered.get(unit, []):
         return
     s.triggered.setdefault(unit, []).append(place)
-    if token["id"] is None:
+    flipped = token["id"] is None
+    if flipped:
         shown = {t["id"] for t in s.tokens.values() if t["id"]}
         pool = sorted(t["id"] for t in s.content["eventTokens"] if t["back"] == token["back"] and t["id"] not in shown)
-        tid = d.pick(pool, "event_tokens")
+        tid = d.pick(pool, "event_tokens", token["back"])
         d.emit("EventTokenFlipped", spot=place, token=tid, name=s.event_tokens[tid]["name"])
     tid = s.tokens[place]["id"]
     d.emit("EventTokenTriggered", spot=place, token=tid, name=s.event_tokens[tid]["name"], seat=f["actor"])
     s.frames.append(new_frame(s, [s.event_tokens[tid]["effect"]], f["actor"], optional=False, here=place,
                               entering={k: dict(v) for k, v in moved.items()}))
+    if flipped and d.chance.mode == "table":
+        # CP-15: at a table, what a token turns out to be decides what else the command turns
+        # up; so the command ends with the flip, and its resolver goes on with do_step
+        s.frames[-1]["await"] = True

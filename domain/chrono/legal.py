@@ -1,12 +1,12 @@
 """Chrono Corsairs: every command a seat may send now, as complete bodies.
 
 Checked against decide() by random playouts. In table-chance games the commands that draw or
-flip are listed without their outcome fields; table_inputs() says what to add.
+flip are listed without their outcome fields; table_inputs() says exactly what to add.
 """
 from __future__ import annotations
 
 from . import effects as fx
-from .rules import TABLE_FIELDS, price, to_move
+from .rules import TABLE_FIELDS, price, to_move, turned_up
 from .state import MAT, TIMES, ChronoState
 
 
@@ -55,17 +55,45 @@ def legal_commands(s: ChronoState, seat: int) -> list[dict]:
 
 
 def table_inputs(s: ChronoState, seat: int) -> dict:
-    """What a table-mode command may have to carry: only what the table turns up, never a count
-    of what is hidden. A missing field is asked for by name in the rejection."""
+    """Exactly what each table-mode command must carry (CP-2, CP-15): by command type, each
+    field with the number of outcomes to list; for plans how many come from each deck, for
+    Event tokens the back of each one flipped. Found by dry-running every legal command, so
+    decide() requires precisely this. When the commands of one type differ, the field's count
+    is "depends on the command" and `by_command` lists each command that needs some (the
+    others need none). Only public counts and backs appear, never what is hidden."""
     if s.chance_mode != "table" or seat not in to_move(s):
         return {}
-    common = {f: {"when": "if this command turns one up", "what": TABLE_FIELDS[f]}
-              for f in ("anomaly", "artifacts", "event_tokens")}
-    out = {}
+    specs: dict[str, list[tuple[dict, dict]]] = {}
     for c in legal_commands(s, seat):
-        out.setdefault(c["type"], dict(common))
-    if "draw_plans" in out:
-        x = s.seats[seat]
-        need = sum(min(s.content["shipMat"][d + "Track"][x.cubes[d]], len(s.decks[d]["pool"])) for d in ("stable", "unstable"))
-        out["draw_plans"] = {"plans": {"count": need, "what": TABLE_FIELDS["plans"]}}
+        found = turned_up(s, seat, c)
+        specs.setdefault(c["type"], []).append((c, _spec(found or [])))
+    out = {}
+    for kind, rows in specs.items():
+        fields = {}
+        for field in TABLE_FIELDS:
+            each = [(c, spec.get(field)) for c, spec in rows]
+            first = each[0][1]
+            if all(x == first for _, x in each):
+                if first:
+                    fields[field] = first
+            else:
+                fields[field] = {"count": "depends on the command", "what": TABLE_FIELDS[field],
+                                 "by_command": [{"command": c, **x} for c, x in each if x]}
+        if fields:
+            out[kind] = fields
+    return out
+
+
+def _spec(found: list[tuple[str, str | None]]) -> dict:
+    out = {}
+    for field in TABLE_FIELDS:
+        notes = [note for f, note in found if f == field]
+        if not notes:
+            continue
+        spec = {"count": len(notes), "what": TABLE_FIELDS[field]}
+        if field == "plans":
+            spec.update(stable=notes.count("stable"), unstable=notes.count("unstable"))
+        if field == "event_tokens":
+            spec["backs"] = notes
+        out[field] = spec
     return out

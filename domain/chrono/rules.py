@@ -38,9 +38,14 @@ class Draft(kit.Draft):
         self.supplied = {f: command.get(f) for f in TABLE_FIELDS}
         self.used = dict.fromkeys(TABLE_FIELDS, 0)
         self.start = _agenda(state)
+        self.turned_up: list[tuple[str, str | None]] | None = None   # probing: (field, deck or back)
 
-    def pick(self, pool: list, field: str):
-        """One item taken blindly from pool: from the server's seed, or as the table says."""
+    def pick(self, pool: list, field: str, note: str | None = None):
+        """One item taken blindly from pool: from the server's seed, or as the table says.
+        note: the deck a plan comes from, or the back of a token, for table_inputs()."""
+        if self.turned_up is not None:
+            self.turned_up.append((field, note))
+            return sorted(pool)[0]    # a stand-in: what follows never depends on which (CP-15)
         if self.chance.mode != "table":
             return self.chance.pick(sorted(pool), 1, None, field)[0]
         given = self.supplied[field]
@@ -82,11 +87,46 @@ def decide(state: ChronoState, seat: int, command: dict, chance) -> list[dict]:
     if seat not in to_move(state):
         raise Rejected("NOT_YOUR_DECISION", rule, f"Not your decision: {MOMENT[moment]}.")
     d = Draft(state, chance, command)
+    events = kit.run(d, _body(handler), seat, command)
+    if chance.mode == "table":
+        unused(d)
+    return events
 
+
+def _body(handler):
     def body(dr, st, cmd):
         handler(dr, st, cmd)
         finish(dr)
-    return kit.run(d, body, seat, command)
+    return body
+
+
+def unused(d: Draft, where: str = "") -> None:
+    """A table reports exactly what the command turned up: no more (CP-2, CP-15)."""
+    for field, given in d.supplied.items():
+        if given is not None and (not isinstance(given, list) or len(given) != d.used[field]):
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                           f"'{where}{field}' must list exactly what this command turned up: "
+                           f"{d.used[field]} ({TABLE_FIELDS[field]}).")
+
+
+class _Probe:
+    """The chance of a dry run: table_inputs() learns what a command would turn up."""
+    mode = "table"
+    commitment = None
+
+    def reveal(self):
+        return None
+
+
+def turned_up(state: ChronoState, seat: int, command: dict) -> list[tuple[str, str | None]] | None:
+    """What the command would turn up, in order, as (field, deck or back); None if refused."""
+    d = Draft(state, _Probe(), {})
+    d.turned_up = []
+    try:
+        kit.run(d, _body(HANDLERS[command["type"]]), seat, command)
+    except Rejected:
+        return None
+    return d.turned_up
 
 
 def effect_rule(s: ChronoState) -> str:
@@ -149,17 +189,13 @@ def draw_plans(d: Draft, seat: int, command: dict) -> None:
         pool, bottom = list(s.decks[deck]["pool"]), list(s.decks[deck]["bottom"])
         for _ in range(s.content["shipMat"][deck + "Track"][x.cubes[deck]]):
             if pool:
-                card = d.pick(pool, "plans")
+                card = d.pick(pool, "plans", deck)
                 pool.remove(card)
             elif bottom:
                 card = bottom.pop(0)
             else:
                 break   # CA-17: a deck that runs out gives fewer cards
             drawn.append(card)
-    supplied = d.supplied["plans"]
-    if d.chance.mode == "table" and isinstance(supplied, list) and len(supplied) != d.used["plans"]:
-        raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                       f"'plans' must list exactly the {d.used['plans']} cards drawn from the unseen part of the decks.")
     d.emit("PlansDrawn", seat=seat, cards=drawn, count=len(drawn))
     if all(y.drew for y in s.seats):
         d.emit("PhaseBegan", phase="select")
@@ -461,7 +497,7 @@ def _job_new_round(d, job):
 def _job_anomaly_done(d, job):
     s = d.s
     if s.anomaly_top is not None:
-        nxt = d.pick(s.anomaly_pool, "anomaly") if s.anomaly_pool else None
+        nxt = d.pick(s.anomaly_pool, "anomaly") if s.anomaly_pool else None   # the face-up deck's next card
         d.emit("AnomalyDiscarded", anomaly=s.anomaly_top, next=nxt)
     d.emit("PhaseBegan", phase="draw")
 

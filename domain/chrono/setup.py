@@ -113,6 +113,8 @@ def effect_problems(e, where: str, *, token: bool = False) -> list[str]:
     return out
 
 
+PRINTED_START = {"2": 0, "3+": 1}
+PRINTED_PRICES = {"movePlan": 1, "cube": 2, "recruit": 2, "gem": 3, "artifact": 5}
 COUNTS = ("steps", "doubloons", "timeGems", "artifacts", "delta")
 
 
@@ -163,6 +165,16 @@ def count_problems(x, where: str = "content") -> list[str]:
     return out
 
 
+def _says_here(x) -> bool:
+    if x == "here":
+        return True
+    if isinstance(x, dict):
+        return any(_says_here(v) for v in x.values())
+    if isinstance(x, list):
+        return any(_says_here(v) for v in x)
+    return False
+
+
 def content_problems(c: dict) -> list[str]:
     problems = count_problems(c, "content")
     plans = Counter(p["deck"] for p in c["plans"])
@@ -183,9 +195,11 @@ def content_problems(c: dict) -> list[str]:
     st = c["vortex"]["stages"]
     if [STAGES.index(x) for x in st] != sorted(STAGES.index(x) for x in st) or st[-1] != "COLLAPSING":
         problems.append("vortex.stages: stages never go back and the last space is COLLAPSING (CA-3)")
-    for k, v in c["vortex"]["start"].items():
-        if v >= len(st) - 1:
-            problems.append(f"vortex.start.{k}: must be before the last space")
+    if c["vortex"]["start"] != PRINTED_START:
+        problems.append("vortex.start: the rulebook prints the first space (0) with 2 players and the second (1) "
+                        "with 3 or more [Components & Setup]")
+    if len(st) < 3:
+        problems.append("vortex.stages: the marker starts on the second space and needs a space to advance to")
     board = c["board"]
     spots = [sp["id"] for sp in board["spots"]]
     reg = Counter(sp["region"] for sp in board["spots"])
@@ -194,8 +208,11 @@ def content_problems(c: dict) -> list[str]:
     known = set(spots)
     if any(a not in known or b not in known for a, b in board["edges"]):
         problems.append("board.edges: join two spots of the board")
-    if any(h not in known or next(sp["region"] for sp in board["spots"] if sp["id"] == h) != "exterior" for h in board["harbor"]):
-        problems.append("board.harbor: the Harbor touches exterior spots only [Phase 3]")
+    if (len(set(board["harbor"])) != 3 or
+            any(h not in known or next(sp["region"] for sp in board["spots"] if sp["id"] == h) != "exterior"
+                for h in board["harbor"])):
+        problems.append("board.harbor: the Harbor is adjacent to the nearest 3 Exterior Island tiles, and only "
+                        "to them [Phase 3]")
     order = board["resolutionOrder"]
     kinds = [next(sp["region"] for sp in board["spots"] if sp["id"] == x) for x in order if x in known]
     if sorted(order) != sorted(spots) or kinds != sorted(kinds, key=["cave", "exterior", "interior"].index):
@@ -232,9 +249,25 @@ def content_problems(c: dict) -> list[str]:
         problems += effect_problems(a["effect"], f"artifacts[{a['id']}]")
     for slot, e in c["shipMat"]["preprinted"].items():
         problems += effect_problems(e, f"shipMat.preprinted.{slot}")
+    placeless = [(f"plans[{p['id']}]", p["effect"]) for p in c["plans"]]
+    placeless += [(f"artifacts[{a['id']}]", a["effect"]) for a in c["artifacts"]]
+    placeless += [(f"anomalies[{a['id']}].{st}", e) for a in c["anomalies"] for st, e in a["effects"].items()]
+    placeless += [(f"shipMat.preprinted.{slot}", e) for slot, e in c["shipMat"]["preprinted"].items()]
+    for where, e in placeless:
+        if _says_here(e):
+            problems.append(f"{where}: 'here' is the tile of a reward or the space of an Event token; "
+                            f"a plan, artifact or anomaly has none")
     for t in ("stableTrack", "unstableTrack"):
-        if c["shipMat"][t][0] < 1:
-            problems.append(f"shipMat.{t}: the printed '1' space draws at least one card")
+        if c["shipMat"][t][0] != 1:
+            problems.append(f"shipMat.{t}: the cube starts on the printed \"1\" space, which draws 1 card [Components & Setup]")
+    if c["prices"] != PRINTED_PRICES:
+        problems.append("prices: the rulebook prints 1, 2, 2, 3 and 5 Doubloons (move a plan, a cube, a recruit, "
+                        "a Time Gem, an Artifact) [Phase 6]; an Anomaly may change them for a round")
+    if c["forgoReward"] != 1:
+        problems.append("forgoReward: the rulebook prints 1 Doubloon for a plan forgone [Phase 3]")
+    if c["shipMat"]["overflowRecruitCost"] != 2:
+        problems.append("shipMat.overflowRecruitCost: a pirate with no empty Crew space \"may be recruited again "
+                        "for 2 Doubloons\" [Phase 3]")
     return problems
 
 
@@ -313,6 +346,10 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     d.start = None
     try:
         rules.finish(d)
+        if chance.mode == "table" and len(t["anomaly"]) != 1 + d.used["anomaly"]:
+            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+                           f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "
+                           f"Anomaly resolved without anyone's decision: {1 + d.used['anomaly']} card(s) here")
     except Rejected as r:
         raise InvalidCreation([r.detail]) from None
     return events + d.events

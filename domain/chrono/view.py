@@ -43,7 +43,8 @@ def view(s: ChronoState, viewer) -> dict:
     if s.frames:
         f = fx.frame(s)
         decision = {"seat": f["actor"], "step": fx.node(s), "here": f["here"], "progress": f["progress"],
-                    "optional": fx.optional(f, fx.node(s)), "vars": f["vars"]}
+                    "optional": fx.optional(f, fx.node(s)), "vars": f["vars"],
+                    "token_flipped": bool(f.get("await"))}
     return {
         "round": s.round,
         "phase": s.phase,

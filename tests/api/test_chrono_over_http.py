@@ -60,3 +60,33 @@ def test_a_seat_never_sees_another_seats_drawn_plans_or_sealed_selection(corsair
     assert sealed and all(set(e["event"]) == {"type", "seat"} for e in sealed)
     assert all(e["command"]["body"] == {"type": "select_plan"} for e in sealed if "command" in e)
     assert game.send({"type": "forgo_plan"}, game.seat(other)).status_code == 422
+
+
+def test_a_table_game_over_http_is_driven_by_the_announced_table_inputs_alone(corsairs_client):
+    """At a table, /legal-commands' table_inputs says what each command must carry; the host
+    adds exactly that (turned up from the physical decks, which only this test, the table,
+    knows) and every command is accepted, to the end of the game."""
+    from uuid import UUID
+
+    from tests.domain.chrono.table import LAYOUT
+    from tests.domain.chrono.test_table_games import announced, turn_up
+
+    game = create(corsairs_client, ID, players=("Anne", "Ben"), chance="table", setup=LAYOUT)
+    parley = corsairs_client.application.extensions["parley"]
+    rng = random.Random(11)
+    for _ in range(4000):
+        body = game.get("/legal-commands").get_json()
+        if not body["commands"]:
+            break
+        pick = captain(rng, body["commands"])
+        seat = pick["seat"]
+        inputs = next((x["inputs"] for x in body["table_inputs"] if x["seat"] == seat), {})
+        cmd = {k: v for k, v in pick.items() if k != "seat"}
+        table = parley.get_game(UUID(game.id)).state            # the physical decks
+        needs = announced(inputs, cmd)
+        for field, spec in needs.items():
+            pick[field] = turn_up(table, field, spec, rng)
+        response = game.send(pick)
+        assert response.status_code == 200, (pick, response.get_json())
+    final = game.view(game.seat(0))
+    assert final["status"] == "finished" and final["result"]["winners"]

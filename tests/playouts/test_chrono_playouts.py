@@ -68,10 +68,20 @@ class Watch:
     def __init__(self):
         self.storm = None
         self.face_up = {}
+        self.unstable_steps = 0
+        self.flag = None
 
     def __call__(self, s, event: dict) -> None:
+        self.events(s, event)
         if not s.seats or not s.flag and s.phase != "priority":
             return
+        if self.flag is not None and s.flag and s.flag != self.flag:                # CI-11: only Phase 5 moves Flags
+            assert s.phase == "priority" and event["type"] == "FlagChosen", event
+        self.flag = list(s.flag) if s.flag else self.flag
+        for deck in s.decks.values():                                               # CI-20: no unseen order is held
+            assert deck["pool"] == sorted(deck["pool"])
+        for tok in s.tokens.values():
+            assert (tok["id"] is None) == (tok["name"] is None)
         for x in s.seats:
             for kind, total in (("officer", OFFICERS), ("crew", CREW)):          # every piece in exactly one place
                 counts = x.pieces[kind]
@@ -134,3 +144,32 @@ def test_games_with_house_rules_finish():
         state, events = play(R, 1000 + g, ["A", "B", "C"], opts, policy=captain, after_event=Watch(), max_commands=6000)
         assert state.finished
         check_replay(R, state, events)
+
+
+def _events(self, s, event: dict) -> None:
+    """Invariants read off single events (notes B7)."""
+    from domain.chrono.state import STAGES
+    t = event["type"]
+    if t == "RoundBegan":
+        self.unstable_steps = 0
+        if event["round"] > 1:                                                      # CI-10
+            assert all(x.doubloons == 0 for x in s.seats)
+    elif t == "StormAdvanced" and event["reason"] == "unstable plan revealed":      # CI-8
+        self.unstable_steps += 1
+        assert self.unstable_steps == 1 and s.unstable_revealed
+    elif t == "EventTokenTriggered":                                                # CI-15, CA-15
+        assert s.phase == "loop" and s.tokens[event["spot"]]["back"] == TIMES[s.time]
+    elif t == "TileEvaluated":                                                      # CI-17, CI-18
+        spot, st = event["spot"], STAGES.index(s.content["vortex"]["stages"][s.storm])
+        counts = [sum(s.seats[x].pieces[k].get(spot, 0) for k in ("officer", "crew")) for x in event["ranking"]]
+        assert all(c > 0 for c in counts) and counts == sorted(counts, reverse=True)
+        assert len(event["ranking"]) == sum(1 for x in s.seats if any(x.pieces[k].get(spot, 0) for k in ("officer", "crew")))
+        for k, a in enumerate(event["awarded"]):
+            assert a["seat"] == event["ranking"][k] and a["place"] == k + 1 and STAGES.index(a["stage"]) == st - k
+        places = "first" if spot in ("CTL", "CTR", "CLO") else s.tiles[s.spots[spot]]["places"]
+        assert len(event["awarded"]) <= (1 if places == "first" else 4)
+        if spot not in ("CTL", "CTR", "CLO") and s.tiles[s.spots[spot]]["terrain"] == "volcano" and st < 1:
+            assert event["awarded"] == [] and event["blocked"]
+
+
+Watch.events = _events

@@ -197,13 +197,159 @@ def test_content_with_mistakes_is_refused_listing_each_one():
     assert any("storm only moves forward" in p for p in info.value.problems)
 
 
+def _constructs(content) -> set[str]:
+    """Every construct the reference content's programs use, read from their structure."""
+    found = set()
+
+    def space(x):
+        if isinstance(x, str):
+            found.add("space:" + ("$var" if x.startswith("$") and x != "$space" else x))
+            return
+        for k, v in x.items():
+            found.add("space:" + k)
+            if k in ("and", "or"):
+                for y in v:
+                    space(y)
+            elif k in ("not", "adjacentTo"):
+                space(v)
+            elif k == "containing":
+                who(v)
+
+    def who(w):
+        found.update("who:" + k for k in w if k in ("entering", "chooser"))
+        found.add("who:n=" + ("all" if w.get("n") == "all" else "count"))
+        found.add("who:owner=" + w.get("owner", "self"))
+        if "at" in w:
+            space(w["at"])
+
+    def cond(c):
+        for k, v in c.items():
+            found.add("cond:" + k)
+            if k in ("and", "or"):
+                for y in v:
+                    cond(y)
+            elif k == "not":
+                cond(v)
+            elif k == "majority":
+                space(v["space"])
+            elif k == "count":
+                who(v["of"])
+
+    def effect(e):
+        if "seq" in e:
+            found.add("seq")
+            for x in e["seq"]:
+                effect(x)
+        elif "choice" in e:
+            found.add("choice")
+            for x in e["choice"]["options"]:
+                effect(x)
+        elif "if" in e:
+            found.add("if")
+            cond(e["if"])
+            effect(e["then"])
+            if "else" in e:
+                found.add("else")
+                effect(e["else"])
+        elif "repeat" in e:
+            found.add("repeat")
+            effect(e["repeat"]["do"])
+        elif "forEachSpace" in e:
+            found.add("forEachSpace")
+            space(e["forEachSpace"]["spaces"])
+            if "where" in e["forEachSpace"]:
+                cond(e["forEachSpace"]["where"])
+            effect(e["forEachSpace"]["do"])
+        elif "forEachPlayer" in e:
+            found.add("forEachPlayer:" + e["forEachPlayer"]["players"])
+            effect(e["forEachPlayer"]["do"])
+        elif "bind" in e:
+            found.add("bind:" + e["bind"]["choose"])
+            if not isinstance(e["bind"]["among"], list):
+                space(e["bind"]["among"])
+            effect(e["in"])
+        else:
+            found.add("op:" + e["op"])
+            for k in ("to", "from"):
+                if k in e:
+                    space(e[k])
+            if "who" in e:
+                who(e["who"])
+            if e["op"] == "schedule":
+                found.add("at:" + e["at"])
+                effect(e["do"])
+            if e["op"] == "move":
+                found.update(f"move:{k}" for k in ("carry", "adjacency", "owner", "n") if k in e)
+                found.add("move:steps>1" if e.get("steps", 1) > 1 else "move:steps=1")
+            if "optional" in e:
+                found.add("optional")
+
+    c = content
+    programs = [p["effect"] for p in c["plans"]] + [a["effect"] for a in c["artifacts"]]
+    programs += [t["effect"] for t in c["eventTokens"]] + list(c["shipMat"]["preprinted"].values())
+    programs += [e for a in c["anomalies"] for e in a["effects"].values()]
+    programs += [e for t in c["tiles"] for e in t["rewards"].values()]
+    programs += [f.get("rewardsAllStages") or v for cv in c["caves"] for f in cv["sides"].values()
+                 for v in ([None] if "rewardsAllStages" in f else f["rewards"].values())]
+    for e in programs:
+        effect(e)
+    return found
+
+
+EVERY_CONSTRUCT = {
+    "seq", "choice", "if", "else", "repeat", "forEachSpace", "forEachPlayer:all", "forEachPlayer:others", "bind:terrain",
+    *(f"op:{o}" for o in ("move", "moveAll", "kill", "loseToStorm", "gain", "lose", "recruit", "advanceCube",
+                          "rearrangePlans", "storm", "modify", "schedule", "noEffect")),
+    "at:endOfPhase3", "at:endOfPhase4", "at:endOfRound",
+    *(f"cond:{k}" for k in ("majority", "count", "stageAtLeast", "timeIs", "has", "and", "or", "not")),
+    *(f"space:{k}" for k in ("here", "harbor", "board", "tiles", "$space", "$var", "terrain", "region", "adjacentTo",
+                             "containing", "id", "and", "or", "not")),
+    "who:entering", "who:n=all", "who:n=count", "who:owner=self", "who:owner=enemy", "who:owner=any",
+    "move:carry", "move:adjacency", "move:owner", "move:n", "move:steps>1", "move:steps=1", "optional",
+}
+
+
 def test_the_reference_content_is_labelled_and_uses_every_construct():
     c = R.default_content
     assert c["printed"] is False and "NOT the printed" in c["notice"]
-    import json
-    text = json.dumps(c)
-    for construct in ('"seq"', '"choice"', '"if"', '"else"', '"repeat"', '"forEachSpace"', '"forEachPlayer"', '"bind"',
-                      '"move"', '"moveAll"', '"kill"', '"loseToStorm"', '"gain"', '"lose"', '"recruit"', '"advanceCube"',
-                      '"rearrangePlans"', '"storm"', '"modify"', '"schedule"', '"noEffect"', '"majority"', '"count"',
-                      '"stageAtLeast"', '"timeIs"', '"has"', '"and"', '"or"', '"not"', '"entering"', '"carry"', '"adjacency"'):
-        assert construct in text, construct
+    missing = EVERY_CONSTRUCT - _constructs(c)
+    assert not missing, sorted(missing)
+
+
+def test_for_each_other_player_and_a_schedule_at_the_end_of_phase_4():
+    t = at_loop()
+    t.effect({"seq": [{"forEachPlayer": {"players": "others", "do": {"op": "gain", "doubloons": 1}}},
+                      {"op": "schedule", "at": "endOfPhase4", "do": {"op": "gain", "timeGems": 1}}]})
+    assert (t.seat(0).doubloons, t.seat(1).doubloons) == (0, 1)
+    while t.state.phase == "loop":
+        seat = t.state.turn["seat"]
+        t.do(seat, {"type": "forgo_plan"} if t.state.turn["plan"] == "pending" else {"type": "end_turn"})
+    assert t.state.phase == "priority" and t.seat(0).gems == 1
+    started = [e for e in t.events if e["type"] == "ScheduledEffectsStarted"]
+    assert [e["at"] for e in started] == ["endOfPhase4"]
+
+
+
+@pytest.mark.parametrize("spaces, expected", [
+    ("board", 13), ("tiles", 12), ("harbor", 1),
+    ({"id": "E1"}, 1), ({"region": "cave"}, 3), ({"terrain": ["beach", "volcano"]}, 5),
+    ({"adjacentTo": "harbor"}, 3),
+    ({"and": [{"region": "interior"}, {"adjacentTo": {"id": "E4"}}]}, 2),       # I2, I3
+    ({"or": [{"region": "cave"}, {"id": "I1"}]}, 4),
+    ({"not": {"region": "exterior"}}, 7),                                       # interior, caves and the Harbor
+    ({"containing": {"owner": "self", "kind": "officer"}}, 1),                  # the Harbor
+    ({"containing": {"owner": "enemy", "kind": "crew", "n": 6}}, 0),            # 5 in the Harbor: not 6
+])
+def test_space_selectors_name_the_spaces_they_say(spaces, expected):
+    t = at_loop()
+    t.effect({"forEachSpace": {"spaces": spaces, "do": {"op": "gain", "doubloons": 1}}})
+    assert t.seat(0).doubloons == expected
+
+
+def test_bind_a_space_then_use_it_as_a_variable():
+    t = at_loop()
+    t.effect({"bind": {"var": "S", "choose": "space", "among": {"region": "cave"}},
+              "in": {"op": "move", "piece": "crew", "n": 1, "steps": 1, "adjacency": "any", "to": "$S"}})
+    assert legal(t) == [{"type": "do_step", "value": v} for v in ("CTL", "CTR", "CLO")]
+    t.do(0, {"type": "do_step", "value": "CTR"})
+    assert {c["to"] for c in legal(t)} == {"CTR"}

@@ -128,7 +128,11 @@ def test_moving_into_a_space_whose_token_back_matches_the_time_flips_it_for_good
     move = {"type": "do_step", "owner": 0, "kind": "officer", "from": HARBOR, "to": "E5", "carry": {"officer": 0, "crew": 0}}
     t.rejects(0, move, "TABLE_OUTCOME_REQUIRED")       # E5's token has a Sunrise back
     new = t.do(0, {**move, "event_tokens": ["SR4"]})    # Buried Chest: +2 Doubloons
-    assert "EventTokenFlipped" in types(new) and t.seat(0).doubloons == 2
+    assert "EventTokenFlipped" in types(new) and t.seat(0).doubloons == 0
+    assert R.legal_commands(t.state, 0) == [{"type": "do_step"}]     # CP-15: at a table, the flip ends the command
+    t.rejects(0, {"type": "skip_step"}, "MUST_RESOLVE")                # "you must resolve the Event token's effect"
+    t.do(0, {"type": "do_step"})
+    assert t.seat(0).doubloons == 2
     assert R.view(t.state, 1)["board"]["E5"]["token"]["name"] == "Buried Chest"
     assert t.state.turn["seat"] == 1
 
@@ -148,6 +152,7 @@ def test_each_event_token_happens_once_each_time_a_plan_resolves():
     t.do(0, {"type": "perform_plan"})
     off = lambda a, b: {"type": "do_step", "owner": 0, "kind": "officer", "from": a, "to": b, "carry": {"officer": 0, "crew": 0}}
     t.do(0, {**off(HARBOR, "E5"), "event_tokens": ["SR1"]})      # Quiet
+    t.do(0, {"type": "do_step"})
     t.do(0, off("E5", "E4"))
     new = t.do(0, off("E4", "E5"))
     assert "EventTokenTriggered" not in types(new)
@@ -175,6 +180,7 @@ def test_a_pirate_lost_to_the_storm_returns_to_the_ship_mat():
     t.do(0, {"type": "perform_plan"})
     t.do(0, {"type": "do_step", "owner": 0, "kind": "officer", "from": HARBOR, "to": "E5", "carry": {"officer": 0, "crew": 2},
              "event_tokens": ["SR7"]})        # Quicksand: one entering crew is lost to the storm
+    t.do(0, {"type": "do_step"})
     t.do(0, {"type": "do_step", "owner": 0, "kind": "crew", "at": "E5"})
     assert t.pieces(0) == {HARBOR: 5, "E5": 1, MAT: 5} and t.seat(0).overflow == 0
 

@@ -1,69 +1,141 @@
-"""Whole Chrono Corsairs games at a table: every draw, turned-up Anomaly and flipped token is
-named by the table in the command that needs it, and the rules take nothing else on trust."""
+"""Whole Chrono Corsairs games at a table, driven by table_inputs() alone: before each command
+the driver asks what the table must report, the "table" (this test, which knows the physical
+decks) turns up exactly that, and decide() must accept it; one outcome fewer must be refused
+TABLE_OUTCOME_REQUIRED and one more TABLE_OUTCOME_INVALID. Invariants hold after every event."""
 from __future__ import annotations
 
 import json
 import random
-import re
+
+import pytest
 
 from domain.chance import TableChance
 from domain.chrono import RULESET as R
+from domain.chrono.rules import TABLE_FIELDS
 from domain.ruleset import Rejected
 from tests.domain.chrono.table import Table
 from tests.playouts.test_chrono_playouts import Watch, captain
 
 
-def candidates(s, field: str, rng: random.Random) -> list[str]:
+def announced(inputs: dict, cmd: dict) -> dict:
+    """field -> spec that table_inputs() announces for this very command."""
+    out = {}
+    for field, spec in inputs.get(cmd["type"], {}).items():
+        if isinstance(spec["count"], int):
+            out[field] = spec
+            continue
+        assert spec["count"] == "depends on the command"
+        rows = [r for r in spec["by_command"] if r["command"] == cmd]
+        assert len(rows) <= 1
+        if rows:
+            out[field] = rows[0]
+    return out
+
+
+def turn_up(s, field: str, spec: dict, rng: random.Random) -> list[str]:
+    """What a physical table turns up: the decks are only known to the table (this test)."""
     if field == "plans":
-        pool = s.decks["stable"]["pool"] + s.decks["unstable"]["pool"]
-    elif field == "anomaly":
-        pool = list(s.anomaly_pool)
-    elif field == "artifacts":
-        pool = list(s.decks["artifact"]["pool"])
-    else:
-        shown = {t["id"] for t in s.tokens.values() if t["id"]}
-        pool = [t for t in s.event_tokens if t not in shown]
-    rng.shuffle(pool)
-    return pool
+        out = rng.sample(sorted(s.decks["stable"]["pool"]), spec["stable"])
+        out += rng.sample(sorted(s.decks["unstable"]["pool"]), spec["unstable"])
+        assert len(out) == spec["count"]
+        return out
+    if field == "artifacts":
+        return rng.sample(sorted(s.decks["artifact"]["pool"]), spec["count"])
+    if field == "anomaly":
+        return rng.sample(sorted(s.anomaly_pool), spec["count"])
+    shown = {t["id"] for t in s.tokens.values() if t["id"]}
+    out = []
+    for back in spec["backs"]:
+        out.append(rng.choice(sorted(t for t, x in s.event_tokens.items()
+                                     if x["back"] == back and t not in shown and t not in out)))
+    assert len(out) == spec["count"]
+    return out
 
 
-def send_at_table(t: Table, seat: int, cmd: dict, rng: random.Random):
-    """Add what the table turned up, one outcome at a time, as the rejections ask for it."""
-    extra: dict[str, list] = {}
-    tried: dict[str, int] = {}
-    for _ in range(400):
-        try:
-            return t.do(seat, {**cmd, **extra})
-        except Rejected as r:
-            field = re.search(r"'(\w+)'", r.detail).group(1)
-            pool = candidates(t.state, field, random.Random(len(extra.get(field, []))))
-            pool = [x for x in pool if x not in extra.get(field, [])[:-1]]
-            if r.code == "TABLE_OUTCOME_REQUIRED":
-                extra.setdefault(field, []).append(pool[0])
-                tried[field] = 0
-            else:
-                assert r.code == "TABLE_OUTCOME_INVALID", r
-                tried[field] += 1
-                extra[field][-1] = pool[tried[field]]
-    raise AssertionError(cmd)
+def rejected(t: Table, seat: int, cmd: dict) -> str:
+    try:
+        R.decide(t.state, seat, cmd, TableChance())
+    except Rejected as r:
+        return r.code
+    return "accepted"
 
 
-def test_whole_games_at_a_table_reach_final_scoring_and_replay():
-    for game, players in enumerate((2, 3, 5)):
-        rng = random.Random(game)
-        t = Table(players)
-        watch = Watch()
-        for _ in range(6000):
-            if t.state.finished:
-                break
-            seat = rng.choice(R.status(t.state).to_move)
-            before = len(t.events)
-            send_at_table(t, seat, captain(rng, R.legal_commands(t.state, seat)), rng)
-            for e in t.events[before:]:
-                watch(t.state, e)
+def play_at_table(players: int, game: int, probe: float = 0.1) -> tuple[Table, dict]:
+    rng = random.Random(game)
+    flag = list(range(players))
+    rng.shuffle(flag)
+    t = Table(players, flag=flag)
+    watch = Watch()
+    seen = {f: 0 for f in TABLE_FIELDS}
+    for _ in range(8000):
+        if t.state.finished:
+            return t, seen
+        seat = rng.choice(R.status(t.state).to_move)
+        for other in range(players):
+            if other != seat and other not in R.status(t.state).to_move:
+                assert R.table_inputs(t.state, other) == {}
+        cmd = captain(rng, R.legal_commands(t.state, seat))
+        needs = announced(R.table_inputs(t.state, seat), cmd)
+        full = dict(cmd)
+        for field, spec in needs.items():
+            full[field] = turn_up(t.state, field, spec, rng)
+            seen[field] += 1
+        if rng.random() < probe:
+            for field in TABLE_FIELDS:
+                if full.get(field):
+                    assert rejected(t, seat, {**full, field: full[field][:-1]}) == "TABLE_OUTCOME_REQUIRED", (cmd, field)
+                    assert rejected(t, seat, {**full, field: full[field] + full[field][:1]}) == "TABLE_OUTCOME_INVALID"
+                else:
+                    assert rejected(t, seat, {**full, field: ["AN1"]}) == "TABLE_OUTCOME_INVALID", (cmd, field)
+        new = R.decide(t.state, seat, full, TableChance())     # whatever was announced is what decide requires
+        t.commands.append({"actor": seat, "command": full})
+        for e in new:
+            t.state = R.evolve(t.state, e)
+            t.events.append(e)
+            watch(t.state, e)
+    raise AssertionError(f"game {game} did not finish")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_games_driven_by_table_inputs_alone_reach_final_scoring_and_replay(players):
+    seen = {f: 0 for f in TABLE_FIELDS}
+    for game in range(3):
+        t, counts = play_at_table(players, 100 * players + game)
         assert t.state.finished and t.state.result["winners"]
+        for f in seen:
+            seen[f] += counts[f]
         replayed = R.initial_state()
         for e in json.loads(json.dumps(t.events)):
             replayed = R.evolve(replayed, e)
         assert R.dump_state(replayed) == R.dump_state(t.state)
-        assert TableChance().reveal() is None
+    assert all(seen.values()), seen       # every chance point of the game was reported on the way
+
+
+def test_a_flip_at_a_table_ends_the_command_so_what_follows_is_announced_next():
+    """An Ancient Relic draws an Artifact, a Quiet token does not: the table learns which only
+    by flipping, so the flip is the command's last outcome and the resolver's do_step says the rest."""
+    t = Table()
+    from tests.domain.chrono.table import first_round
+    first_round(t)
+    t.do(0, {"type": "perform_plan"})
+    inputs = R.table_inputs(t.state, 0)
+    to_e5 = {"type": "do_step", "owner": 0, "kind": "officer", "from": "HARBOR", "to": "E5", "carry": {"officer": 0, "crew": 0}}
+    assert announced(inputs, to_e5) == {"event_tokens": {"command": to_e5, "count": 1, "what": TABLE_FIELDS["event_tokens"],
+                                                         "backs": ["SUNRISE"]}}
+    to_e3 = {**to_e5, "to": "E3"}
+    assert announced(inputs, to_e3) == {}
+    t.do(0, {**to_e5, "event_tokens": ["SR6"]})        # Ancient Relic
+    assert R.table_inputs(t.state, 0) == {"do_step": {"artifacts": {"count": 1, "what": TABLE_FIELDS["artifacts"]}}}
+    t.rejects(0, {"type": "do_step"}, "TABLE_OUTCOME_REQUIRED")
+    t.do(0, {"type": "do_step", "artifacts": ["AR11"]})
+    assert t.seat(0).artifacts == ["AR11"]
+
+
+def test_the_table_states_the_second_anomaly_only_when_round_1s_needs_nobody():
+    from domain.ruleset import InvalidCreation
+    with pytest.raises(InvalidCreation) as info:
+        Table(anomaly=["AN1", "AN2"])         # Riptide asks each player first: AN2 is not turned up yet
+    assert "setup.anomaly" in info.value.problems[0]
+    with pytest.raises(InvalidCreation):
+        Table(anomaly=["AN3"])                # Ash Cloud under Opening needs nobody: the next card shows at once
+    assert Table(anomaly=["AN1"]).state.anomaly_top == "AN1"
