@@ -18,7 +18,9 @@ Island Board and its setup, sixes feeding Exekratys, the Coxswain replacing "tak
 Resource", Sail to the four islands with their purchase and refresh rules, Gain a Map,
 Wardens, "+" Monsters, Tomes flipped to pay and restored after the End Phase, Monster Events
 waiting on the Exhausted stack, the three island end conditions, Goods, Noble and Tome scoring.
-Not modelled: Goods or Tome discounts (no reference card has one, VA-11).
+Discounts are one construct of the card data (an owned Domain's `discount`): an amount off the
+price of a recruit, build, slay, each Goods or Tome bought, or a Noble rescue, or the '+'
+surcharge waived; every price (decide and legal_commands alike) is computed with it (VP-12).
 """
 from __future__ import annotations
 

@@ -18,6 +18,10 @@ Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
     flip citizen               an opponent's face-up Citizen goes face down       [CS Skeleton Army]
     offer_exekratys n          (the rule, not a card) a token of choice into Exekratys [CS Roll Phase]
 and expr is an int or plus + times * floor(count / div) of a counter of the owner's tableau.
+A Domain's ongoing powers (schema $defs/ongoing) are read by rules.py: change_die in the Roll
+Phase, an effect after each slay or in its owner's Harvest, exekratys_immune, and discount
+{action, amount | ignore_plus}, which every price computation applies (rules.price, sail_price,
+rescue_cost).
 
 options() lists every way an effect can be resolved as (choice, ops): `choice` is the list of
 picks a player sends, in the order the tree asks them (an index for choose, a resource for

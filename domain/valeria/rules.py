@@ -393,9 +393,22 @@ def _refresh(d: Draft, island: str) -> None:
 
 # ---------------------------------------------------------------- Action Phase
 
+def _discounts(s: ValeriaState, seat: int, action: str) -> list[dict]:
+    """The discount powers of the Domains a seat owns for one kind of purchase (content/schema.json
+    $defs/ongoing.discount): the card overrides the rulebook's price [BR p.10, p.15]."""
+    return [p["discount"] for dom in s.seats[seat].domains for p in s.card(dom).get("ongoing", [])
+            if "discount" in p and p["discount"]["action"] == action]
+
+
 def discount(s: ValeriaState, seat: int, action: str) -> int:
-    return sum(p["discount"]["amount"] for dom in s.seats[seat].domains for p in s.card(dom).get("ongoing", [])
-               if "discount" in p and p["discount"]["action"] == action)
+    """How much lower each price of that kind is (summed over the seat's Domains; VP-7: never below 0)."""
+    return sum(x.get("amount", 0) for x in _discounts(s, seat, action))
+
+
+def ignores_plus(s: ValeriaState, seat: int, action: str) -> bool:
+    """A power that waives the '+' surcharge: a Citizen's copies [BR p.9], a '+' Monster's copies
+    [CS Monster Cards], the Nobles already rescued [CS Sail - Amarynth]."""
+    return any(x.get("ignore_plus") for x in _discounts(s, seat, action))
 
 
 def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
@@ -403,7 +416,7 @@ def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
     card = s.card(s.top(stack))
     if action == "slay":   # [BR p.9] Strength (Magic may augment) and the printed Magic besides
         strength, magic = card["strength"], card["magic"]
-        if card.get("plus"):  # [CS Monster Cards] +1 per copy of the same name already slain (VA-24)
+        if card.get("plus") and not ignores_plus(s, seat, "slay"):  # [CS Monster Cards] +1 per copy slain (VA-24)
             same = sum(1 for m in s.seats[seat].victory if s.card(m)["name"] == card["name"])
             strength += same if "strength" in card["plus"] else 0
             magic += same if "magic" in card["plus"] else 0
@@ -413,6 +426,7 @@ def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
         return {"main": "strength", "amount": max(0, strength - discount(s, seat, "slay")), "magic": magic}
     if action == "recruit":  # [BR p.9] base cost + 1 per copy of the same name you own
         same = sum(1 for c in s.seats[seat].citizens if s.card(c)["name"] == card["name"])
+        same = 0 if ignores_plus(s, seat, "recruit") else same
         return {"main": "gold", "amount": max(0, card["cost"] + same - discount(s, seat, "recruit")), "magic": 0}
     return {"main": "gold", "amount": max(0, card["cost"] - discount(s, seat, "build")), "magic": 0}  # [BR p.10]
 
@@ -549,12 +563,14 @@ def sail_price(s: ValeriaState, seat: int, island: str, slots) -> int | None:
         return None
     if not all(_count(i) and 0 <= i < 3 and _slots(s, island)[i] is not None for i in slots):
         return None
-    return sum(prices[i] for i in slots)
+    off = discount(s, seat, "goods" if island == "araby" else "tome")  # VA-11: each token apart, never below 0
+    return sum(max(0, prices[i] - off) for i in slots)
 
 
 def rescue_cost(s: ValeriaState, seat: int) -> int:
     r = s.content["crimson_seas"]["rescue"]  # [CS Sail - Amarynth] 9 + 1 per Noble already rescued
-    return r["base"] + r["per_noble"] * len(s.seats[seat].nobles)
+    plus = 0 if ignores_plus(s, seat, "noble") else r["per_noble"] * len(s.seats[seat].nobles)
+    return max(0, r["base"] + plus - discount(s, seat, "noble"))
 
 
 FIELDS = {"araby": {"slots", "magic", "tomes"}, "nae_aerie": {"slots", "magic", "tomes"}, "exekratys": {"resource"},
@@ -603,7 +619,7 @@ def sail(d: Draft, seat: int, cmd: dict) -> None:
                 pay(s, seat, "gold", 0, rescue_cost(s, seat), 0, tomes)
         if paid is None:
             raise Rejected("CANNOT_RESCUE", SAIL, f"Rescuing costs {rescue_cost(s, seat)} of one Resource type "
-                           "(9 + 1 per Noble you have), Tomes of that type included.", ruling="VA-15")
+                           "(9 + 1 per Noble you have, less your discounts), Tomes of that type included.", ruling="VA-15")
         d.emit("ActionTaken", seat=seat, action="sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
         d.emit("IslandBought", seat=seat, island=island, slots=[slot], items=[s.amarynth[slot]], paid=paid)

@@ -121,6 +121,19 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
             problems.append(f"content.monsters[{area}]: one Warden per Area [CS New Monster Icons]")
         if area.startswith("domain_"):
             problems.append(f"content.monsters[{area}]: an Area id may not start with 'domain_'")
+    for k, dom in enumerate(content["domains"]):
+        for power in dom.get("ongoing", []):
+            off = power.get("discount")
+            if off is None:
+                continue
+            if power["when"] != "always":
+                problems.append(f"content.domains[{k}].ongoing: a discount holds 'always', not on '{power['when']}'")
+            if off.get("ignore_plus") and off["action"] not in ("recruit", "slay", "noble"):
+                problems.append(f"content.domains[{k}].ongoing.discount: only a Citizen, a '+' Monster or a Noble rescue "
+                                f"has a '+' to ignore, not '{off['action']}'")
+            if off["action"] in ("goods", "tome", "noble") and not cs:
+                problems.append(f"content.domains[{k}].ongoing.discount: {off['action']} are bought on the Crimson Seas "
+                                "island board; such content needs the crimson-seas ruleset")
     if len(content["domains"]) < 15:
         problems.append("content.domains: 5 stacks of 3 need at least 15 Domains [BR p.4]")
     if len(content["dukes"]) < 10:
@@ -129,6 +142,7 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
 
 
 kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
+kit.check_shipped(_content_validator, CS_CONTENT, lambda c: content_problems(c, cs=True))
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
