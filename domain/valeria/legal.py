@@ -87,6 +87,7 @@ def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
                 for m, tomes in payments(s, seat, "gold", cost, 0):
                     out.append(_body({"type": "sail", "island": island, "slots": list(chosen)}, m, tomes))
     out += [{"type": "sail", "island": "exekratys", "resource": r} for r in RESOURCES]
+    out.append({"type": "sail", "island": "amarynth"})  # [CS Sail] 'you may rescue': a visit without (VA-10)
     cost = rescue_cost(s, seat)
     up = Counter(tome_type(t) for t in me.tomes)
     for slot, noble in enumerate(s.amarynth):

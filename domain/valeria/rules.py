@@ -13,7 +13,7 @@ import json
 from .. import kit
 from ..chance import CHANCE_RULE
 from ..ruleset import Rejected
-from .effects import RESOURCES, ROLES, has_choice, options
+from .effects import RESOURCES, ROLES, amount, has_choice, options
 from .state import ValeriaState, evolve
 
 SETUP = "BR p.5 Game Setup"
@@ -164,11 +164,19 @@ def changers(s: ValeriaState, seat: int) -> list[tuple[str, dict]]:
             if p["when"] == "roll" and "change_die" in p]
 
 
+def die_cost(s: ValeriaState, seat: int, power: dict) -> dict:
+    """[BR p.18-19] what a die change costs (Foxgrove Palisade: 2 Gold; the Desert Orchid: 1 Gold
+    per Holy Citizen, so 0 without one), in tokens only (VP-13)."""
+    return {r: n for r, e in power.get("pay", {}).items() if (n := amount(s, seat, e))}
+
+
 def die_changes(s: ValeriaState, seat: int) -> list[dict]:
     """[BR p.7] each Domain that changes a die once per Roll Phase; VA-B7: never below 1 or above 6."""
     out = []
     for dom, power in changers(s, seat):
         if dom in s.changers_used:
+            continue
+        if any(getattr(s.seats[seat], r) < n for r, n in die_cost(s, seat, power).items()):
             continue
         for die in (0, 1):
             targets = [s.dice[die] + b for b in power.get("by", [])] + list(power.get("to", []))
@@ -186,8 +194,11 @@ def change_die(d: Draft, seat: int, cmd: dict) -> None:
     if cmd["domain"] in s.changers_used:
         raise Rejected("POWER_USED", ROLL, "Each Domain that changes a die may be used once per Roll Phase.")
     if want not in die_changes(s, seat):
-        raise Rejected("CHANGE_NOT_ALLOWED", ROLL, "That Domain cannot change that die to that value (a die shows 1 to 6).",
-                       ruling="VA-B7")
+        raise Rejected("CHANGE_NOT_ALLOWED", ROLL, "That Domain cannot change that die to that value (a die shows 1 to 6), "
+                       "or you do not hold the tokens it costs.", ruling="VA-B7")
+    cost = die_cost(s, seat, dict(changers(s, seat))[cmd["domain"]])
+    if cost:
+        d.emit("Paid", seat=seat, paid=cost, source=cmd["domain"])
     d.emit("DieChanged", domain=cmd["domain"], die=cmd["die"], **{"from": s.dice[cmd["die"]]}, to=cmd["to"])
 
 
@@ -607,6 +618,9 @@ def sail(d: Draft, seat: int, cmd: dict) -> None:
         d.emit("ActionTaken", seat=seat, action="sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
         d.emit("ExekratysTaken", seat=seat, resource=r, amount=s.exekratys[r])  # [CS Sail - Exekratys]
+    elif not {"slot", "resource", "tomes"} & set(cmd):  # [CS Sail - Amarynth] 'you may rescue 1 Noble' (VA-10)
+        d.emit("ActionTaken", seat=seat, action="sail")
+        d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
     else:
         slot, r = cmd.get("slot"), cmd.get("resource")
         if not _count(slot) or not 0 <= slot < 3 or s.amarynth[slot] is None or r not in RESOURCES:

@@ -99,8 +99,10 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
         x = content["crimson_seas"]
         ids += [x["coxswain"]["id"]] + [n["id"] for n in x["nobles"]] + [e["id"] for e in x["monster_events"]]
         ids += list(x["goods"]["types"]) + ["tome_gold", "tome_strength", "tome_magic"]
-        if len(x["goods"]["set_vp"]) < x["goods"]["per_type"] + 1:
-            problems.append("content.crimson_seas.goods.set_vp: a score for 0 to per_type of one type [CS Goods Tokens]")
+        problems += _printed_island(x)
+    if content["starting_resources"] != {"gold": 2, "strength": 0, "magic": 1}:
+        problems.append("content.starting_resources: the rulebook prints them: 'Give each player 2 Gold tokens and "
+                        "1 Magic token.' [BR p.5]")
     dup = [i for i, n in Counter(ids).items() if n > 1]
     if dup:
         problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
@@ -139,6 +141,32 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
     if len(content["dukes"]) < 10:
         problems.append("content.dukes: 2 Dukes for each of up to 5 players need at least 10 [BR p.5]")
     return problems
+
+
+def _printed_island(x: dict) -> list[str]:
+    """What Crimson Seas prints is a rule, not card data: only the board's prices, the Tome
+    types and the cards are the content's (VA-2, VA-12)."""
+    out = []
+    if x["exekratys_start"] != {"gold": 2, "strength": 2, "magic": 2}:
+        out.append("content.crimson_seas.exekratys_start: 'Place 2 Strength, 2 Magic, and 2 Gold tokens within the "
+                   "white circle on Exekratys.' [CS Game Setup]")
+    if x["maps"]["per_player"] != 2:
+        out.append("content.crimson_seas.maps.per_player: 'Give each player 1 Coxswain Starter card and 2 Map "
+                   "tokens.' [CS Game Setup]")
+    if x["maps"]["total"] != 20:
+        out.append("content.crimson_seas.maps.total: '20 Map Tokens' [CS Components]")
+    if x["rescue"] != {"base": 9, "per_noble": 1}:
+        out.append("content.crimson_seas.rescue: 'paying 9 of any 1 Resource type plus an additional 1 of the same "
+                   "Resource type for each Noble card in your tableau' [CS Sail]")
+    if x["goods"]["set_vp"] != [0, 2, 4, 7, 12, 18, 25]:
+        out.append("content.crimson_seas.goods.set_vp: the printed table reads 1-6 -> 2, 4, 7, 12, 18, 25 "
+                   "(with 0 for none) [CS Goods Tokens]")
+    if len(x["goods"]["types"]) != 4 or x["goods"]["per_type"] * len(x["goods"]["types"]) != 24:
+        out.append("content.crimson_seas.goods: '24 Goods Tokens' [CS Components] of 'Fabrics, Jewels, Spices, and "
+                   "Artifacts' [CS Goods Tokens]: 4 types of 6")
+    if sum(x["tomes"]["counts"].values()) != 24:
+        out.append("content.crimson_seas.tomes.counts: '24 Tome Tokens' [CS Components] (VA-12)")
+    return out
 
 
 kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)

@@ -180,3 +180,41 @@ def test_crimson_seas_refuses_other_expansions_and_base_content():
     with pytest.raises(InvalidCreation) as info:
         R.setup(["A", "B"], None, CS.default_content, TableChance(), None)
     assert any("crimson-seas" in p for p in info.value.problems)
+
+
+@pytest.mark.parametrize("path, value, words", [
+    (("starting_resources",), {"gold": 3, "strength": 0, "magic": 1}, "2 Gold tokens and 1 Magic"),
+    (("crimson_seas", "exekratys_start"), {"gold": 2, "strength": 2, "magic": 3}, "2 Strength, 2 Magic, and 2 Gold"),
+    (("crimson_seas", "maps"), {"total": 20, "per_player": 3}, "2 Map tokens"),
+    (("crimson_seas", "maps"), {"total": 25, "per_player": 2}, "20 Map Tokens"),
+    (("crimson_seas", "rescue"), {"base": 8, "per_noble": 1}, "9 of any 1 Resource type"),
+    (("crimson_seas", "goods", "set_vp"), [0, 2, 4, 7, 12, 18, 24], "2, 4, 7, 12, 18, 25"),
+    (("crimson_seas", "goods", "per_type"), 5, "24 Goods Tokens"),
+    (("crimson_seas", "tomes", "counts"), {"gold": 7, "strength": 7, "magic": 7}, "24 Tome Tokens"),
+])
+def test_what_the_rulebooks_print_is_not_card_data_an_operator_may_change(path, value, words):
+    """[BR p.5] 'Give each player 2 Gold tokens and 1 Magic token.' [CS Components, Game Setup,
+    Sail, Goods Tokens]: the Island Board's printed numbers. Content that contradicts them is refused."""
+    content = copy.deepcopy(CS.default_content)
+    content["id"] = "contradicts-the-rulebook"
+    at = content
+    for key in path[:-1]:
+        at = at[key]
+    at[path[-1]] = value
+    with pytest.raises(InvalidCreation) as info:
+        CS.setup(["A", "B"], None, content, TableChance(), None)
+    assert any(words in p for p in info.value.problems), info.value.problems
+
+
+def test_a_sail_to_amarynth_may_rescue_no_noble():
+    """[CS Sail] 'Amarynth: you may rescue 1 Noble by paying 9 ...': the visit is made, the Map
+    spent, and nothing is rescued nor refreshed (VA-10)."""
+    t = SeasTable()
+    t.to_actions()
+    t.purse(0, gold=0, strength=0, magic=0)
+    assert {"type": "sail", "island": "amarynth"} in R_legal(t)
+    maps = t.seat(0).maps
+    events = t.do(0, {"type": "sail", "island": "amarynth"})
+    assert t.seat(0).maps == maps - 1 and t.seat(0).nobles == [] and t.state.amarynth == ["augur", "doom", "saint"]
+    assert not of(events, "IslandRefreshed")
+    t.rejects(0, {"type": "sail", "island": "amarynth", "slot": 0}, "NO_SUCH_NOBLE")   # a slot needs its resource

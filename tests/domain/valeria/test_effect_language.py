@@ -259,5 +259,5 @@ def test_the_reference_sets_use_every_construct_of_the_schema():
         walk(content)
     wanted = set(defs["effect"]["properties"]) | set(defs["counter"]["properties"]) | set(defs["ongoing"]["properties"])
     wanted |= {"discount:" + a for a in defs["ongoing"]["properties"]["discount"]["properties"]["action"]["enum"]}
-    wanted |= {"ignore_plus", "amount", "by", "to"}
+    wanted |= {"ignore_plus", "amount", "by", "to", "pay"}
     assert wanted - seen == set()

@@ -284,3 +284,41 @@ def test_operator_card_data_is_checked_and_every_problem_listed():
     with pytest.raises(InvalidCreation) as info:
         R.setup(["A", "B"], None, content, TableChance(), None)
     assert any("citizens.0.on_turn" in p for p in info.value.problems)
+
+
+def _with_power(domain_id, change_die):
+    import copy
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "die-costs"
+    dom = next(d for d in content["domains"] if d["id"] == domain_id)
+    dom["ongoing"] = [{"when": "roll", "change_die": change_die}]
+    return content
+
+
+def test_a_die_change_that_costs_gold_is_paid_from_the_players_tokens():
+    """BR p.18: 'Foxgrove Palisade allows you to change the value of one die to a 6 if you pay 2 Gold.'"""
+    t = Table(content=_with_power("foxgrove", {"to": [6], "pay": {"gold": 2}})).give(0, "foxgrove")
+    t.purse(0, gold=1, magic=5)
+    t.do(0, {"type": "roll_dice", "dice": [2, 4]})
+    assert not any(c["type"] == "change_die" for c in R.legal_commands(t.state, 0))   # 1 Gold: too little
+    t.rejects(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 6}, "CHANGE_NOT_ALLOWED")
+    t.purse(0, gold=2)
+    events = t.do(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 6})
+    assert of(events, "Paid")[0]["paid"] == {"gold": 2} and t.seat(0).gold == 0 and t.state.dice == [6, 4]
+
+
+def test_a_die_change_priced_per_holy_citizen_is_free_without_one():
+    """BR p.19: 'The Desert Orchid allows you to change the value of one die to a 1 if you pay 1 Gold
+    for every Holy Citizen you own. If you do not own any Holy Citizens, you may still use this
+    power and in this case you pay 0 Gold.'"""
+    orchid = {"to": [1], "pay": {"gold": {"count": {"citizens": {"role": "holy"}}}}}
+    t = Table(content=_with_power("moonwell", orchid)).give(0, "moonwell")
+    t.purse(0, gold=0)
+    t.do(0, {"type": "roll_dice", "dice": [3, 4]})
+    events = t.do(0, {"type": "change_die", "domain": "moonwell", "die": 1, "to": 1})
+    assert not of(events, "Paid") and t.state.dice == [3, 1]
+    t = Table(content=_with_power("moonwell", orchid)).give(0, "moonwell").give(0, "cleric", 2)
+    t.purse(0, gold=2)
+    t.do(0, {"type": "roll_dice", "dice": [3, 4]})
+    events = t.do(0, {"type": "change_die", "domain": "moonwell", "die": 1, "to": 1})
+    assert of(events, "Paid")[0]["paid"] == {"gold": 2}
