@@ -19,7 +19,10 @@ def items_of(t, seat):
 
 
 def test_the_coxswain_example_kira_takes_two_of_a_kind_and_a_map_david_a_map():
-    """[CS Harvest Phase] 3 and 4: neither has a Citizen on 3, 4 or 7."""
+    """[CS Harvest Phase] 'Kira rolled a 3 and a 4. She has no Citizens with those Activation Numbers,
+    so she activates her Coxswain and takes 2 matching Resources of her choice and 1 Map token.
+    David also has no Citizens with those Activation Numbers, so he activates his Coxswain and
+    takes 1 Map.'"""
     t = SeasTable()
     t.roll(3, 4)
     kira, david = items_of(t, 0), items_of(t, 1)
@@ -31,6 +34,8 @@ def test_the_coxswain_example_kira_takes_two_of_a_kind_and_a_map_david_a_map():
 
 
 def test_the_coxswain_does_not_activate_twice_and_the_base_consolation_is_gone():
+    """[CS Harvest Phase] 'The Coxswain does not activate two times if both conditions are met.' and
+    'The following paragraph from the base game rules no longer applies ...'"""
     t = SeasTable()
     t.roll(5, 5)   # the Peasants activate (twice) and it is doubles: the Coxswain once
     assert [i["source"] for i in t.state.items if i["seat"] == 0].count("coxswain@0") == 1
@@ -40,7 +45,9 @@ def test_the_coxswain_does_not_activate_twice_and_the_base_consolation_is_gone()
 
 
 def test_the_bryne_example_a_plus_monster_costs_one_more_per_copy_slain():
-    """[CS Monster Cards] Bryne (Magic 1, Strength 2+), two already slain: 1 Magic and 4 Strength."""
+    """[CS Monster Cards] 'David wants to slay a Bryne with a Magic of 1 and Strength of 2+. He
+    already has 2 Bryne in his Victory pile, so he pays 1 Magic and 4 Strength to the Bank to slay
+    the Bryne.' (VA-23: the example's Strength 2+.)"""
     content = copy.deepcopy(CS.default_content)
     content["id"] = "bryne"
     kobold = next(m for m in content["monsters"] if m["id"] == "kobold")
@@ -55,14 +62,18 @@ def test_the_bryne_example_a_plus_monster_costs_one_more_per_copy_slain():
 
 
 def test_the_goods_example_three_artifacts_and_two_jewels_score_eleven():
-    """[CS Goods Tokens] 7 for the Artifacts and 4 for the Jewels."""
+    """[CS Goods Tokens] 'Kira has 3 Artifacts and 2 Jewels. At the end of the game, she gains 7
+    Victory Points for the Artifacts and 4 for the Jewels for a total of 11 Victory Points.'"""
     t = SeasTable()
     t.seat(0).goods = ["artifacts#2", "artifacts#3", "artifacts#4", "jewels#2", "jewels#3"]
     assert points(t.state, 0)["goods"] == 11
 
 
 def test_the_first_tome_example_a_gold_tome_pays_the_gold():
-    """[CS Tome Tokens] Kira flips her Gold Tome to recruit a 1-Gold Citizen; it comes back after her turn."""
+    """[CS Tome Tokens] 'Kira wants to recruit her first Hydromancer with a cost of 1 Gold. She flips
+    her Gold Tome token to pay the Gold cost and takes the Hydromancer into her tableau.' and 'After
+    your End Phase (after handing dice to the next player), flip any face-down Tome tokens face-up.'
+    (The reference Archer costs 1 Gold.)"""
     t = SeasTable().give(0, "tome_gold")
     t.to_actions()
     t.purse(0, gold=0)
@@ -74,7 +85,10 @@ def test_the_first_tome_example_a_gold_tome_pays_the_gold():
 
 
 def test_the_second_tome_example_strength_tome_magic_tome_and_three_magic():
-    """[CS Tome Tokens] Strength 5: a Strength Tome, a Magic Tome and 3 Magic tokens."""
+    """[CS Tome Tokens] 'Kira wants to slay a Dire Bear with a Strength of 5. She flips her Strength
+    Tome token to pay for 1 Strength, then uses 1 Magic Tome token to augment the Strength.
+    Finally, she uses 3 Magic tokens to augment her Strength for a toal of 5 Strength.' (The
+    reference Hill Troll has Strength 5.)"""
     t = SeasTable().give(0, "tome_strength").give(0, "tome_magic")
     t.to_actions()
     t.on_top("hill_troll", "hills")          # Strength 5, no Magic, like the Dire Bear
@@ -87,7 +101,9 @@ def test_the_second_tome_example_strength_tome_magic_tome_and_three_magic():
 
 
 def test_the_skeleton_army_example_flips_davids_citizen_before_the_harvest():
-    """[CS Monster Event Card Clarifications] 3 and 4: Kira flips David's Citizen on 7; it does not activate."""
+    """[CS Monster Event Cards, Roll Phase] 'Kira rolled a "3" and a "4". The Skeleton Army is in play.
+    She flips David's Smuggler face-down in his tableau before the Harvest Phase, preventing David
+    from activating the Smuggler's power.' (The reference Thief is on 7, like the Smuggler.)"""
     t = SeasTable().give(1, "thief").event_at("skeleton_army", "monk")
     t.roll(3, 4)
     assert [i["source"] for i in t.state.items] == ["skeleton_army"]      # before the Harvest
@@ -218,3 +234,38 @@ def test_a_sail_to_amarynth_may_rescue_no_noble():
     assert t.seat(0).maps == maps - 1 and t.seat(0).nobles == [] and t.state.amarynth == ["augur", "doom", "saint"]
     assert not of(events, "IslandRefreshed")
     t.rejects(0, {"type": "sail", "island": "amarynth", "slot": 0}, "NO_SUCH_NOBLE")   # a slot needs its resource
+
+
+@pytest.mark.parametrize("players, options, words", [
+    (1, None, "solo play (the Dark Lord variant, BR p.16-18) is not supported"),
+    (2, {"edition": "second"}, "the 'second' edition is not supported"),
+    (2, {"variant": "mixed_citizens"}, "the 'mixed_citizens' variant is not supported"),
+    (2, {"expansions": ["crimson_seas", "undead_samurai"]}, "['crimson_seas', 'undead_samurai'] cannot be added"),
+])
+def test_crimson_seas_refuses_solo_the_second_edition_variants_and_other_expansions_with_reasons(players, options, words):
+    """[CS Monster Event Cards] 'These rules also apply to Expansion Pack #02 - Undead Samurai': not
+    served (VA-34, VP-10), nor solo with the expansion (VA-4)."""
+    with pytest.raises(InvalidCreation) as info:
+        CS.setup(["Kira", "David"][:players], options, None, TableChance(), None)
+    assert any(words in p for p in info.value.problems), info.value.problems
+    content = copy.deepcopy(CS.default_content)
+    content["id"] = "second-edition"
+    content["edition"] = "second"
+    with pytest.raises(InvalidCreation) as info:
+        CS.setup(["Kira", "David"], None, content, TableChance(), None)
+    assert any("'second' is not supported" in p for p in info.value.problems), info.value.problems
+
+
+def test_a_flipped_citizen_is_inactive_but_scored_face_up():
+    """[CS Skeleton Army] 'The card is inactive for the rest of the game. At the end of the game, the
+    player flips the card face-up and counts it for end-game points as normal.' (VA-31)"""
+    t = SeasTable().give(1, "cleric", 2)
+    clerics = [c for c in t.seat(1).citizens if c.startswith("cleric")]
+    t.seat(1).flipped = [clerics[0]]
+    t.seat(1).nobles = ["saint"]                               # 2 VP per Holy icon
+    from domain.valeria.rules import roles_met
+    assert points(t.state, 1)["nobles"] == 2 * 3              # both Clerics and the Saint, face up to score
+    t.seat(1).nobles = []
+    assert not roles_met(t.state, 1, "moonwell")               # Moonwell needs 2 Holy: one Cleric is face down
+    t.seat(1).flipped = []
+    assert roles_met(t.state, 1, "moonwell")

@@ -26,7 +26,9 @@ def test_bg1_each_die_and_the_sum_activate_citizens():
 
 
 def test_bg2_doubles_activate_each_matching_card_twice():
-    """BR p.7: three Archers and double 4s: six activations."""
+    """BR p.7: 'If you have three Archers and the result is double 4's, then each Archer will activate
+    for one 4 result and then each Archer will activate again for the other 4 result, for a total of
+    six activations.'"""
     t = Table().give(1, "archer", 3)
     events = t.roll(4, 4)
     assert sources(events, 1).count("archer") == 6
@@ -34,7 +36,10 @@ def test_bg2_doubles_activate_each_matching_card_twice():
 
 
 def test_bg3_powers_resolve_in_any_order_and_spend_what_was_just_gained():
-    """BR p.8: off-turn Peasant gives 1 Gold, then the Monk pays it back for 2 Magic."""
+    """BR p.8: 'You roll a 1 and 4 (which is also a 5). You are not the Active Player and you own a
+    Monk (activation number 1) and a Peasant (activation number 5). You use the Peasant's power to
+    gain 1 Gold, then you immediately use the Monk's power to return that 1 Gold to the Bank to
+    gain 2 Magic.'"""
     t = Table().give(1, "monk").purse(1, gold=0, magic=0)
     t.roll(1, 4)
     assert t.seat(1).gold == 1                       # the Peasant paid out by itself
@@ -45,7 +50,9 @@ def test_bg3_powers_resolve_in_any_order_and_spend_what_was_just_gained():
 
 
 def test_bg4_the_thief_acts_before_any_other_citizen():
-    """BR p.7: roll 2 and 5 (7) with a Thief: take Gold or Magic before the others' Peasants pay."""
+    """BR p.7: 'You roll a 2 and 5 (which is also a 7) and own a Thief. You must activate your Thief
+    to take someone's Gold or Magic before other players activate their Peasants to take Gold from
+    the off-turn power.'"""
     t = Table().give(0, "thief").purse(1, gold=2, magic=4)
     events = t.roll(2, 5)
     assert not any(e["seat"] == 1 and "starter_peasant" in e["source"] for e in of(events, "Gained"))
@@ -67,7 +74,9 @@ def test_the_thief_takes_only_what_there_is():
 
 
 def test_bg5_slay_the_treant_with_strength_and_magic():
-    """BR p.9: Treant (Strength 3): spend 1 Strength and 2 Magic, take 1 Gold and 1 Magic."""
+    """BR p.9: 'The Treant is at the top of the Forest Monster stack. It has a Strength of 3. You
+    spend 1 Strength and 2 Magic tokens to slay the Treant and add the card to your Victory stack.
+    You then take 1 Gold and 1 Magic as a reward from the Bank.'"""
     t = Table()
     t.to_actions()
     treant = t.on_top("treant", "forest")
@@ -78,7 +87,9 @@ def test_bg5_slay_the_treant_with_strength_and_magic():
 
 
 def test_bg6_a_magic_cost_is_paid_besides_magic_standing_in_for_strength():
-    """BR p.12: Gelatinous Cube (Magic 1, Strength 4): 3 Strength + 2 Magic is legal; 5 Magic alone is not."""
+    """BR p.12: 'The Gelatinous Cube is at the top of the Swamp stack and it has a 1 Magic and 4
+    Strength as its attributes. You spend 3 Strength tokens and 2 Magic tokens to slay the
+    Gelatinous Cube.' ('at least one Strength token must be spent': 5 Magic alone is not enough.)"""
     t = Table(options={"monster_areas": ["hills", "ruins", "forest", "valley", "swamp"]})
     t.to_actions()
     t.on_top("gelatinous_cube", "swamp")
@@ -90,7 +101,10 @@ def test_bg6_a_magic_cost_is_paid_besides_magic_standing_in_for_strength():
 
 
 def test_bg7_a_citizen_costs_one_more_gold_per_copy_owned_starters_included():
-    """BR p.9: Peasant 2+ with the Starter Peasant costs 3: 1 Gold and 2 Magic."""
+    """BR p.9: 'The cost to recruit a Peasant is 2+. Since you already have your Starter Peasant, the
+    cost for a second Peasant would be 3 Gold (2 for the cost of the Peasant plus 1 because you
+    already own a Peasant). You spend 1 Gold and 2 Magic tokens to recruit the Peasant and add it
+    to your tableau.'"""
     t = Table()
     t.to_actions()
     t.purse(0, gold=1, magic=2)
@@ -102,7 +116,11 @@ def test_bg7_a_citizen_costs_one_more_gold_per_copy_owned_starters_included():
 
 
 def test_bg8_build_a_domain_when_the_citizens_role_icons_match_then_reveal_the_next():
-    """BR p.10: Palace of the Dawn (1 Worker, 2 Soldier, 11 Gold) with a Peasant and 2 Archers."""
+    """BR p.10: 'The Palace of the Dawn Domain shows 1 Worker and 2 Soldier Citizen Role icons. You
+    have a Peasant (which has a Worker Role icon) and 2 Archers (which each have a Soldier Role
+    icon), so you meet the Citizen Role requirement. You pay 11 Gold and take the Domain and place
+    it face-up in your tableau.' BR p.14: 'Your Starter Peasant and Starter Knight do not have Role
+    icons'."""
     t = Table().give(0, "archer", 2)
     t.to_actions()
     t.purse(0, gold=11)
@@ -115,24 +133,33 @@ def test_bg8_build_a_domain_when_the_citizens_role_icons_match_then_reveal_the_n
 
 
 def test_bg9_a_power_counting_domains_counts_those_in_the_tableau():
-    """BR p.14: Miner on a 12 with one Domain: 1 Gold + 1 per Domain = 2 Gold."""
+    """BR p.14: 'You are the Active player and the sum of your dice roll is 12. The left-side harvest
+    payout for the Miner in your tableau indicates that you gain 1 Gold + 1 Gold per Domain card in
+    your tableau. You have previously purchased the Palace of the Dawn, so you gain 2 Gold.'"""
     t = Table().give(0, "miner").give(0, "granary")
     events = t.roll(6, 6)
     assert [e["gained"] for e in of(events, "Gained") if "miner" in e["source"]] == [{"gold": 2}]
 
 
 def test_bg10_a_boss_reward_counts_the_monster_just_slain():
-    """BR p.12: Spider Queen: 2 Gold per Forest Monster (itself: 2) or any Citizen + 1 VP."""
+    """BR p.12: 'You slay the Spider Queen which gives you an option to either take 2 Gold for every
+    Forest Monster you've slain or to take any Citizen from the Center Stacks and 1 Victory Point.
+    You have only slain the Spider Queen from the Forest area which would only give you 2 Gold, so
+    you decide to take the latter reward and take an Archer from the Center Stacks and 1 Victory
+    Point token from the Bank.'"""
     t = Table()
     t.to_actions()
     t.on_top("spider_queen", "forest")
     t.purse(0, strength=8, magic=2)
     t.do(0, {"type": "slay", "stack": "forest"})
     legal = R.legal_commands(t.state, 0)
-    assert {"type": "resolve", "choice": [0]} in legal
-    assert {"type": "resolve", "choice": [1, "thief"]} in legal
-    events = t.do(0, {"type": "resolve", "choice": [0]})
-    assert of(events, "Gained")[0]["gained"] == {"gold": 2}
+    assert {"type": "resolve", "choice": [0]} in legal and {"type": "resolve", "choice": [1, "archer"]} in legal
+    from domain.valeria.effects import options
+    assert options(t.state, 0, t.state.pending[0]["effect"])[0][1] == [("gain", {"gold": 2})]   # only 2 Gold
+    archer = t.state.citizens["archer"][-1]
+    events = t.do(0, {"type": "resolve", "choice": [1, "archer"]})
+    assert archer in t.seat(0).citizens and t.seat(0).vp == 1
+    assert of(events, "Gained")[0]["gained"] == {"vp": 1}
 
 
 def test_a_free_citizen_up_to_a_cost_ignores_the_plus():
@@ -322,3 +349,34 @@ def test_a_die_change_priced_per_holy_citizen_is_free_without_one():
     t.do(0, {"type": "roll_dice", "dice": [3, 4]})
     events = t.do(0, {"type": "change_die", "domain": "moonwell", "die": 1, "to": 1})
     assert of(events, "Paid")[0]["paid"] == {"gold": 2}
+
+
+def test_two_copies_of_a_citizen_each_activate():
+    """BR p.7: 'If you have two Archers (activation number 4) in your tableau, a result of 4 will
+    activate both of the Archers.'"""
+    t = Table().give(1, "archer", 2)
+    events = t.roll(4, 1)
+    assert sources(events, 1).count("archer") == 2
+
+
+def test_a_five_player_monster_stack_is_sorted_strongest_at_the_bottom():
+    """BR p.11: 'When sorting the Ruins for a 5-player game, from bottom to top, place the Skeleton
+    King, 2 Flaming Skeletons, and then 3 Skeletons.' (The reference Ruins: a Lich, 2 Wraiths and
+    3 Skeletons, the third Skeleton with the 5-player icon.)"""
+    five = Table(players=5)
+    assert [c.split("#")[0] for c in five.state.monsters["ruins"]] == ["lich", "wraith", "wraith", "skeleton",
+                                                                      "skeleton", "skeleton"]
+    four = Table(players=4)
+    assert [c.split("#")[0] for c in four.state.monsters["ruins"]] == ["lich", "wraith", "wraith", "skeleton", "skeleton"]
+    assert "skeleton#3" in four.state.box                     # BR p.4: 'Remove any cards with the 5-player icon'
+
+
+def test_resources_are_not_limited_by_the_tokens_in_the_box():
+    """BR p.3: 'Resources and Victory Point tokens are not meant to be limited by their number in the
+    game. ... if there are not enough Strength tokens and a player needs 5 Strength, they can take
+    1 Strength token and place it on a x5 Multiplier token.' (50 Strength tokens in the box.)"""
+    t = Table()
+    t.to_actions()
+    t.purse(0, strength=50).purse(1, strength=50)
+    t.do(0, {"type": "gain_resource", "resource": "strength"})
+    assert t.seat(0).strength == 51
