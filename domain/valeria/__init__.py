@@ -4,7 +4,8 @@ Every rule of the base game is enforced: the center stacks, starters, resources 
 dealt; the Roll Phase with die-changing Domains; the Harvest with each die and the sum,
 on-turn and off-turn powers, doubles, the Thief first and the "take any one Resource" rule;
 the two actions (slay, recruit with its rising cost, build with its Role icons, take a
-resource) with Magic standing in for Gold or Strength; exhausted stacks; the three end
+resource, and any additional action a reward grants) with Magic standing in for Gold or
+Strength; exhausted stacks; the three end
 conditions with equal turns; scoring with the Duke and the tie-break; the 5-player Resting
 player. Where the rulebook is silent Parley rules as docs/rulings.md records (VA-n from the
 rules notes, VP-n its own). Card data is content (content/schema.json) whose powers are

@@ -17,6 +17,8 @@ Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
     place_on_self resource     the active player places one of theirs on it       [CS Ghost Ship]
     flip citizen               an opponent's face-up Citizen goes face down       [CS Skeleton Army]
     offer_exekratys n          (the rule, not a card) a token of choice into Exekratys [CS Roll Phase]
+and in both:
+    action kind                an additional action, not one of the two           [BR p.15]
 and expr is an int or plus + times * floor(count / div) of a counter of the owner's tableau.
 A Domain's ongoing powers (schema $defs/ongoing) are read by rules.py: change_die in the Roll
 Phase, an effect after each slay or in its owner's Harvest, exekratys_immune, and discount
@@ -176,6 +178,9 @@ def _walk(s, seat, effect, purse, ctx):
             yield [], [], purse
         for tg in targets:
             yield [tg], [("flip", tg["seat"], tg["card"])], purse
+    elif kind == "action":
+        # [BR p.15] a reward may grant an additional action; outside the Action Phase there is none to take (VP-6)
+        yield [], ([("grant", arg)] if s.phase == "action" else []), purse
     elif kind == "offer_exekratys":
         have = [r for r in RESOURCES if purse[r] > 0]
         if not have:  # VA-8: place what you can; none is fine

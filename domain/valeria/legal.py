@@ -71,7 +71,7 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
     if s.cs:
         out += _crimson_seas(s, seat)
     assert set(c["type"] for c in out) <= set(ACTIONS) | set(CS_ACTIONS)
-    return out
+    return [c for c in out if c["type"] in open_now]  # [BR p.15] only the granted one, when there is one
 
 
 def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:

@@ -86,7 +86,11 @@ def open_commands(s: ValeriaState) -> set[str]:
     if s.phase == "harvest":
         return {"harvest"}
     if s.phase == "action":
-        return {"resolve"} if s.pending else set(ACTIONS) | (set(CS_ACTIONS) if s.cs else set())
+        if s.pending:
+            return {"resolve"}
+        if s.granted:  # [BR p.15] the additional action granted, at once
+            return {s.granted[0]}
+        return set(ACTIONS) | (set(CS_ACTIONS) if s.cs else set())
     return set()
 
 
@@ -125,7 +129,11 @@ def moment(s: ValeriaState) -> str:
     if s.phase == "harvest":
         return "the Thief acts first" if first_items(s) else "players resolve their activated Citizens"
     if s.phase == "action":
-        return "the active player resolves a reward" if s.pending else f"the active player takes an action ({s.actions_left} left)"
+        if s.pending:
+            return "the active player resolves a reward"
+        if s.granted:
+            return f"the active player takes the additional action a reward granted ({WORDS[s.granted[0]]})"
+        return f"the active player takes an action ({s.actions_left} left)"
     return "the game is over"
 
 
@@ -352,6 +360,8 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
             d.emit("TokensAdded", seat=seat, card=op[1], resource=op[2], amount=1)
         elif op[0] == "flip":
             d.emit("CitizenFlipped", seat=seat, target=op[1], card=op[2], source=source)
+        elif op[0] == "grant":
+            d.emit("ActionGranted", seat=seat, action=op[1], source=source)
         elif op[0] == "take_island":
             d.emit("IslandBought", seat=seat, island=op[1], slots=[op[2]], items=[_slots(d.s, op[1])[op[2]]], source=source)
             _refresh(d, op[1])
@@ -520,7 +530,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
                        f"It costs {p['amount']} {p['main']}" + (f" and {p['magic']} magic" if p["magic"] else "")
                        + f"; Magic may stand in for {p['main']} only if at least one {p['main']} token is spent, "
                          "and you must hold what you pay (each Tome named once, face up).")
-    d.emit("ActionTaken", seat=seat, action=action)
+    _took(d, seat, action)
     d.emit("CardGained", seat=seat, stack=stack, card=top, how=action, paid=paid)
     card = s.card(top)
     if card.get("event"):  # [CS Action Phase] an Exhausted card from the bottom takes its place (VA-27)
@@ -539,6 +549,14 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
     _settle_action(d)
 
 
+def _took(d: Draft, seat: int, action: str) -> None:
+    """One of the two actions [BR p.8], or the additional one a reward granted [BR p.15]."""
+    if d.s.granted:
+        d.emit("ActionTaken", seat=seat, action=action, granted=True)
+    else:
+        d.emit("ActionTaken", seat=seat, action=action)
+
+
 def slay(d: Draft, seat: int, cmd: dict) -> None:
     _take_action(d, seat, cmd, "slay", SLAY, "monster")
 
@@ -555,7 +573,7 @@ def gain_resource(d: Draft, seat: int, cmd: dict) -> None:
     r = cmd.get("resource")
     if r not in RESOURCES:  # [BR p.9] one Gold, Strength or Magic
         raise Rejected("NOT_A_RESOURCE", GAIN, "Take one Gold, Strength or Magic.")
-    d.emit("ActionTaken", seat=seat, action="gain_resource")
+    _took(d, seat, "gain_resource")
     d.emit("Gained", seat=seat, gained={r: 1}, source="gain_resource")
     _settle_action(d)
 
@@ -563,7 +581,7 @@ def gain_resource(d: Draft, seat: int, cmd: dict) -> None:
 def gain_map(d: Draft, seat: int, cmd: dict) -> None:
     if d.s.bank_maps < 1:  # VA-35: the Maps are finite
         raise Rejected("NO_MAP_LEFT", GAIN_MAP, "The Bank has no Map left.", ruling="VA-35")
-    d.emit("ActionTaken", seat=seat, action="gain_map")
+    _took(d, seat, "gain_map")
     d.emit("Gained", seat=seat, gained={"map": 1}, source="gain_map")
     _settle_action(d)
 
@@ -606,7 +624,7 @@ def sail(d: Draft, seat: int, cmd: dict) -> None:
         if paid is None:
             raise Rejected("CANNOT_BUY", SAIL, "Name face-up slots (0 top to 2 bottom) each once, and pay their Gold: Magic "
                            "may stand in for Gold if at least one Gold token or Gold Tome is spent (VA-11).", ruling="VA-11")
-        d.emit("ActionTaken", seat=seat, action="sail")
+        _took(d, seat, "sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
         d.emit("IslandBought", seat=seat, island=island, slots=sorted(slots),
                items=[_slots(s, island)[i] for i in sorted(slots)], paid=paid)
@@ -615,11 +633,11 @@ def sail(d: Draft, seat: int, cmd: dict) -> None:
         r = cmd.get("resource")
         if r not in RESOURCES:
             raise Rejected("NOT_A_RESOURCE", SAIL, "Take every token of one Resource type from Exekratys.")
-        d.emit("ActionTaken", seat=seat, action="sail")
+        _took(d, seat, "sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
         d.emit("ExekratysTaken", seat=seat, resource=r, amount=s.exekratys[r])  # [CS Sail - Exekratys]
     elif not {"slot", "resource", "tomes"} & set(cmd):  # [CS Sail - Amarynth] 'you may rescue 1 Noble' (VA-10)
-        d.emit("ActionTaken", seat=seat, action="sail")
+        _took(d, seat, "sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
     else:
         slot, r = cmd.get("slot"), cmd.get("resource")
@@ -634,7 +652,7 @@ def sail(d: Draft, seat: int, cmd: dict) -> None:
         if paid is None:
             raise Rejected("CANNOT_RESCUE", SAIL, f"Rescuing costs {rescue_cost(s, seat)} of one Resource type "
                            "(9 + 1 per Noble you have, less your discounts), Tomes of that type included.", ruling="VA-15")
-        d.emit("ActionTaken", seat=seat, action="sail")
+        _took(d, seat, "sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
         d.emit("IslandBought", seat=seat, island=island, slots=[slot], items=[s.amarynth[slot]], paid=paid)
         _refresh(d, island)
@@ -666,7 +684,10 @@ def _settle_action(d: Draft) -> None:
         if len(opts) != 1:
             return
         _resolve_pending(d, s.active, opts[0])
-    if s.actions_left == 0:
+    from .legal import legal_commands
+    while s.granted and not any(c["type"] == s.granted[0] for c in legal_commands(s, s.active)):
+        d.emit("GrantLapsed", seat=s.active, action=s.granted[0])  # VP-6: an action nobody can take does nothing
+    if s.actions_left == 0 and not s.granted:
         _end_turn(d)
 
 

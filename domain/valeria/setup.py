@@ -123,6 +123,7 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
             problems.append(f"content.monsters[{area}]: one Warden per Area [CS New Monster Icons]")
         if area.startswith("domain_"):
             problems.append(f"content.monsters[{area}]: an Area id may not start with 'domain_'")
+    problems += _misplaced_actions(content, cs)
     for k, dom in enumerate(content["domains"]):
         for power in dom.get("ongoing", []):
             off = power.get("discount")
@@ -141,6 +142,42 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
     if len(content["dukes"]) < 10:
         problems.append("content.dukes: 2 Dukes for each of up to 5 players need at least 10 [BR p.5]")
     return problems
+
+
+def _grants(effect) -> list[str]:
+    """The 'action' nodes of an effect tree."""
+    out = []
+    if isinstance(effect, list):
+        for e in effect:
+            out += _grants(e)
+    elif isinstance(effect, dict):
+        for k, v in effect.items():
+            out += [v] if k == "action" else _grants(v)
+    return out
+
+
+def _misplaced_actions(content: dict, cs: bool) -> list[str]:
+    """[BR p.15] an additional action is a reward's, in the Action Phase: never a Harvest power's nor a
+    Monster Event's Roll Phase instruction; Sail and Gain a Map only with Crimson Seas."""
+    out = []
+    x = content.get("crimson_seas", {})
+    harvest = [(f"citizens[{k}]", [c["on_turn"], c["off_turn"]]) for k, c in enumerate(content["citizens"])]
+    harvest += [(f"starters[{k}]", [c["on_turn"], c["off_turn"]]) for k, c in enumerate(content["starters"])]
+    harvest += [(f"domains[{k}].ongoing", [p.get("effect") for p in d.get("ongoing", []) if p["when"] == "harvest"])
+                for k, d in enumerate(content["domains"])]
+    if x:
+        harvest.append(("crimson_seas.coxswain", [x["coxswain"]["on_turn"], x["coxswain"]["off_turn"]]))
+        harvest += [(f"crimson_seas.monster_events[{k}]", [e.get("on_roll"), e.get("on_reveal")])
+                    for k, e in enumerate(x["monster_events"])]
+    for where, effects in harvest:
+        if _grants(effects):
+            out.append(f"content.{where}: an additional action is granted only by a reward in the Action Phase [BR p.15]")
+    if not cs:
+        rewards = [d.get("immediate") for d in content["domains"]] + [m["reward"] for m in content["monsters"]]
+        rewards += [p.get("effect") for d in content["domains"] for p in d.get("ongoing", [])]
+        if set(_grants(rewards)) & {"sail", "gain_map"}:
+            out.append("content: Sail and Gain a Map are Crimson Seas actions; such content needs the crimson-seas ruleset")
+    return out
 
 
 def _printed_island(x: dict) -> list[str]:

@@ -67,6 +67,7 @@ class ValeriaState:
     activated: bool = False                          # the Citizens have been activated this Harvest
     pending: list = field(default_factory=list)      # rewards the active player still resolves
     actions_left: int = 0
+    granted: list = field(default_factory=list)      # additional actions a reward granted, not one of the two [BR p.15]
     end_triggered: bool = False
     finished: bool = False
     result: dict | None = None
@@ -132,7 +133,8 @@ class ValeriaState:
         new.monsters = {k: list(v) for k, v in self.monsters.items()}
         new.citizens = {k: list(v) for k, v in self.citizens.items()}
         new.domains = {k: dict(v) for k, v in self.domains.items()}
-        for name in ("domain_pool", "duke_pool", "box", "banished", "exhausted", "changers_used", "items", "pending"):
+        for name in ("domain_pool", "duke_pool", "box", "banished", "exhausted", "changers_used", "items", "pending",
+                     "granted"):
             setattr(new, name, list(getattr(self, name)))
         new.dice = list(self.dice) if self.dice is not None else None
         for name in ("araby", "goods_supply", "nae", "tome_supply", "amarynth", "noble_deck", "event_pool", "island_failed"):
@@ -264,6 +266,7 @@ def _turn_started(s, e):
     s.items = []
     s.pending = []
     s.actions_left = 0
+    s.granted = []
 
 
 def _dice_rolled(s, e):
@@ -340,7 +343,18 @@ def _action_phase_began(s, e):
 
 
 def _action_taken(s, e):
-    s.actions_left -= 1
+    if e.get("granted"):  # [BR p.15] the additional action is part of the one that granted it
+        s.granted.pop(0)
+    else:
+        s.actions_left -= 1
+
+
+def _action_granted(s, e):
+    s.granted.append(e["action"])
+
+
+def _grant_lapsed(s, e):
+    s.granted.pop(0)
 
 
 def _reward_awaited(s, e):
@@ -461,6 +475,8 @@ _HANDLERS = {
     "StackExhausted": _stack_exhausted,
     "ActionPhaseBegan": _action_phase_began,
     "ActionTaken": _action_taken,
+    "ActionGranted": _action_granted,
+    "GrantLapsed": _grant_lapsed,
     "RewardAwaited": _reward_awaited,
     "RewardResolved": _reward_resolved,
     "TurnEnded": _turn_ended,

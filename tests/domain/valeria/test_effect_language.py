@@ -249,8 +249,9 @@ def test_the_reference_sets_use_every_construct_of_the_schema():
         if isinstance(x, dict):
             for k, v in x.items():
                 seen.add(k)
-                if k == "discount":
-                    seen.add("discount:" + v["action"])
+                if k == "discount":   # {action, amount | ignore_plus}: its 'action' is not the effect node
+                    seen.update({"discount:" + v["action"]} | set(v) - {"action"})
+                    continue
                 walk(v)
         elif isinstance(x, list):
             for v in x:
@@ -261,3 +262,24 @@ def test_the_reference_sets_use_every_construct_of_the_schema():
     wanted |= {"discount:" + a for a in defs["ongoing"]["properties"]["discount"]["properties"]["action"]["enum"]}
     wanted |= {"ignore_plus", "amount", "by", "to", "pay"}
     assert wanted - seen == set()
+
+
+def test_an_additional_action_is_only_a_rewards_in_the_action_phase():
+    """[BR p.15] the 'action' node: in a Harvest power it is refused at creation; Sail needs Crimson Seas."""
+    import copy
+    import pytest
+    from domain.chance import TableChance
+    from domain.ruleset import InvalidCreation
+    from domain.valeria import RULESET as R
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "bad-grants"
+    content["citizens"][0]["on_turn"] = {"may": {"action": "slay"}}
+    content["domains"][3]["immediate"] = {"action": "sail"}
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], None, content, TableChance(), None)
+    text = " ".join(info.value.problems)
+    assert "content.citizens[0]: an additional action" in text and "Sail and Gain a Map" in text
+    t = Table()
+    assert opts(t, {"action": "slay"}) == [([], [])]                   # in the Harvest there is none to take
+    t.to_actions()
+    assert opts(t, {"action": "slay"}) == [([], [("grant", "slay")])]

@@ -380,3 +380,45 @@ def test_resources_are_not_limited_by_the_tokens_in_the_box():
     t.purse(0, strength=50).purse(1, strength=50)
     t.do(0, {"type": "gain_resource", "resource": "strength"})
     assert t.seat(0).strength == 51
+
+
+def _granting(effect):
+    import copy
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "grants"
+    next(d for d in content["domains"] if d["id"] == "granary")["immediate"] = effect
+    return content
+
+
+def test_a_domain_may_grant_an_additional_action_that_is_not_one_of_the_two():
+    """BR p.15: 'Occasionally, these rewards will grant you an additional action as a reward.
+    Fulfilling the additional action is still a part of the Buy a Domain action and is not
+    considered one of the two actions you may take in a turn.'"""
+    t = Table(content=_granting({"all": [{"gain": {"gold": 3}}, {"may": {"action": "recruit"}}]}), up=UP_GRANARY)
+    t.give(0, "peasant")
+    t.to_actions()
+    t.purse(0, gold=4)
+    t.do(0, {"type": "build", "stack": "domain_1", "revealed": ["moonwell"]})
+    assert R.legal_commands(t.state, 0) == [{"type": "resolve", "choice": [False]}, {"type": "resolve", "choice": [True]}]
+    t.do(0, {"type": "resolve", "choice": [True]})
+    assert t.state.actions_left == 1 and {c["type"] for c in R.legal_commands(t.state, 0)} == {"recruit"}
+    t.rejects(0, {"type": "gain_resource", "resource": "gold"}, "WRONG_MOMENT")
+    t.do(0, {"type": "recruit", "stack": "monk"})
+    assert t.state.actions_left == 1 and t.state.active == 0            # still the second action to take
+    events = t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert of(events, "TurnEnded")
+
+
+def test_a_granted_action_that_cannot_be_taken_lapses():
+    """VP-6: a power with nothing to act on does nothing; the action that granted it still counts."""
+    t = Table(content=_granting({"all": [{"gain": {"gold": 3}}, {"action": "slay"}]}), up=UP_GRANARY)
+    t.give(0, "peasant")
+    t.to_actions()
+    t.purse(0, gold=4, strength=0, magic=0)
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    t.purse(0, gold=4)
+    events = t.do(0, {"type": "build", "stack": "domain_1", "revealed": ["moonwell"]})
+    assert of(events, "ActionGranted") and of(events, "GrantLapsed") and of(events, "TurnEnded")
+
+
+UP_GRANARY = ["granary", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"]
