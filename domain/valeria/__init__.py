@@ -5,9 +5,8 @@ dealt; the Roll Phase with die-changing Domains; the Harvest with each die and t
 on-turn and off-turn powers, doubles, the Thief first and the "take any one Resource" rule;
 the two actions (slay, recruit with its rising cost, build with its Role icons, take a
 resource, and any additional action a reward grants) with Magic standing in for Gold or
-Strength; exhausted stacks; the three end
-conditions with equal turns; scoring with the Duke and the tie-break; the 5-player Resting
-player. Where the rulebook is silent Parley rules as docs/rulings.md records (VA-n from the
+Strength; exhausted stacks; the three end conditions with equal turns; scoring with the Duke
+and the tie-break; the 5-player Resting player. Where the rulebook is silent Parley rules as docs/rulings.md records (VA-n from the
 rules notes, VP-n its own). Card data is content (content/schema.json) whose powers are
 written in the effect language of effects.py; the default set is invented reference content,
 labelled as not the printed cards. Hidden information: see view.py. Not supported (refused at

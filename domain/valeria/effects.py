@@ -8,7 +8,7 @@ A card's power is a small JSON tree (content/schema.json, $defs/effect):
     may e                      optional
     exchange {pay, gain}       pay to the Bank to gain; optional                   [BR p.8 Monk]
     take_from {resources, max} up to max of one resource from one opponent        [BR p.7 Thief]
-    take_card {kind, max_cost} a Center card free, a Citizen's '+' ignored         [BR p.6, p.12]
+    take_card {kind, max_cost, name} a Center card free, a Citizen's '+' ignored   [BR p.6, p.12, p.18]
     banish kind                remove the top card of a Center stack from the game [FF p.2 Banish]
 Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
     gain {map: expr}           Maps from the Bank, as many as are left            [CS Gain a Map], VA-35
@@ -99,7 +99,8 @@ def options(s, seat: int, effect: dict, take_ok=None, self_card: str | None = No
     """Every resolution of effect for seat now: [(choice, ops)]. take_ok(stack) may forbid a
     Center stack to take_card (the Pirate Blockade); self_card is the card whose power it is."""
     purse = {r: getattr(s.seats[seat], r) for r in RESOURCES}
-    return [(picks, ops) for picks, ops, _ in _walk(s, seat, effect, purse, (take_ok, self_card))]
+    walked = _walk(s, seat, effect, purse, (take_ok, self_card))
+    return [(picks, [op for op in ops if op[0] != "lost"]) for picks, ops, _ in walked]
 
 
 def _walk(s, seat, effect, purse, ctx):
@@ -120,9 +121,10 @@ def _walk(s, seat, effect, purse, ctx):
             partial = [(p + p2, o + o2, pu2) for p, o, pu in partial for p2, o2, pu2 in _walk(s, seat, sub, pu, ctx)]
         yield from partial
     elif kind == "choose":
-        for i, sub in enumerate(arg):
-            for p, o, pu in _walk(s, seat, sub, purse, ctx):
-                yield [i] + p, o, pu
+        # '|': one of them; [BR p.18 Bane Spider] a branch whose take finds nothing is not a choice while another acts
+        every = [([i] + p, o, pu) for i, sub in enumerate(arg) for p, o, pu in _walk(s, seat, sub, purse, ctx)]
+        acting = [x for x in every if ("lost",) not in x[1]]
+        yield from (acting or every)
     elif kind == "may":
         yield [False], [], purse
         for p, o, pu in _walk(s, seat, arg, purse, ctx):
@@ -142,11 +144,11 @@ def _walk(s, seat, effect, purse, ctx):
                 n = min(arg["max"], getattr(s.seats[victim], r))
                 yield [{"seat": victim, "resource": r}], [("take", victim, r, n)], _plus(purse, {r: n})
     elif kind == "take_card":
-        stacks = s.takeable(arg["kind"], arg.get("max_cost"))
+        stacks = s.takeable(arg["kind"], arg.get("max_cost"), arg.get("name"))
         if take_ok is not None:
             stacks = [st for st in stacks if take_ok(st)]
         if not stacks:
-            yield [], [], purse  # nothing to take: the reward is lost
+            yield [], [("lost",)], purse  # nothing to take: the reward is lost (VP-6)
         for st in stacks:
             yield [st], [("take_card", st)], purse
     elif kind == "banish":
@@ -159,7 +161,7 @@ def _walk(s, seat, effect, purse, ctx):
         island = ISLANDS[arg]
         slots = [i for i, x in enumerate(getattr(s, "nae" if island == "nae_aerie" else island)) if x is not None]
         if not slots:
-            yield [], [], purse
+            yield [], [("lost",)], purse
         for i in slots:
             yield [i], [("take_island", island, i)], purse
     elif kind == "add_tokens":

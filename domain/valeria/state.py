@@ -112,13 +112,15 @@ class ValeriaState:
             return "domain"
         return None
 
-    def takeable(self, kind: str, max_cost: int | None) -> list[str]:
-        """The Center stacks whose top card of that kind may be taken free [BR p.6 '≤']."""
+    def takeable(self, kind: str, max_cost: int | None, name: str | None = None) -> list[str]:
+        """The Center stacks whose top card of that kind (and name) may be taken free [BR p.6 '≤']."""
         stacks = self.citizens if kind == "citizen" else self.domains
         out = []
         for st in stacks:
             top = self.top(st)
-            if top is not None and st not in self.event_at and (max_cost is None or self.card(top)["cost"] <= max_cost):
+            if top is None or st in self.event_at:
+                continue
+            if (max_cost is None or self.card(top)["cost"] <= max_cost) and (name is None or self.card(top)["name"] == name):
                 out.append(st)
         return out
 

@@ -283,3 +283,16 @@ def test_an_additional_action_is_only_a_rewards_in_the_action_phase():
     assert opts(t, {"action": "slay"}) == [([], [])]                   # in the Harvest there is none to take
     t.to_actions()
     assert opts(t, {"action": "slay"}) == [([], [("grant", "slay")])]
+
+
+def test_a_choice_whose_take_would_find_nothing_is_not_offered_beside_one_that_acts():
+    """BR p.18: 'Bane Spider gives a reward of 3 Gold or you may immediately take a Knight from the
+    Center Stacks. If there is no Knight available, then you must take the 3 Gold from the bank.'"""
+    bane = {"choose": [{"gain": {"gold": 3}}, {"take_card": {"kind": "citizen", "name": "Knight"}}]}
+    t = Table()
+    t.to_actions()
+    assert [c for c, _ in opts(t, bane)] == [[0], [1, "knight"]]      # by name: only the Knights' stack
+    t.state.citizens["knight"].clear()
+    assert opts(t, bane) == [([0], [("gain", {"gold": 3})])]
+    alone = {"take_card": {"kind": "citizen", "name": "Knight"}}
+    assert opts(t, alone) == [([], [])]                                  # nothing else to do: nothing (VP-6)
