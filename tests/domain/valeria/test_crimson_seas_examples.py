@@ -269,3 +269,33 @@ def test_a_flipped_citizen_is_inactive_but_scored_face_up():
     assert not roles_met(t.state, 1, "moonwell")               # Moonwell needs 2 Holy: one Cleric is face down
     t.seat(1).flipped = []
     assert roles_met(t.state, 1, "moonwell")
+
+
+@pytest.mark.parametrize("island, supply, command", [
+    ("araby", "goods_supply", {"type": "sail", "island": "araby", "slots": [2]}),
+    ("nae_aerie", "tome_supply", {"type": "sail", "island": "nae_aerie", "slots": [2]}),
+    ("amarynth", "noble_deck", {"type": "sail", "island": "amarynth", "slot": 0, "resource": "gold"}),
+])
+def test_an_island_that_cannot_fill_its_three_slots_meets_the_end(island, supply, command):
+    """[CS Ending the Game] 'Goods tokens must be replenished, but there are not enough tokens to
+    fill in all 3 slots.' (and the same for Tomes and Nobles); played out to equal turns (VA-17)."""
+    t = SeasTable()
+    getattr(t.state, supply).clear()
+    t.to_actions()
+    t.purse(0, gold=9)
+    events = t.do(0, command)
+    assert of(events, "IslandRefreshed")[0]["failed"] and t.state.island_failed == [island]
+    events = t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert of(events, "TurnEnded")[0]["conditions"] == ["island_empty"] and not t.state.finished
+    t.to_actions()
+    t.do(1, {"type": "gain_resource", "resource": "gold"})
+    events = t.do(1, {"type": "gain_resource", "resource": "gold"})
+    assert of(events, "GameEnded") and "goods" in t.state.result["points"][0]
+
+
+def test_the_resting_player_activates_no_coxswain():
+    """[BR p.16] 'The Resting Player does not harvest Resources during the Active Player's turn.' (VA-4)"""
+    t = SeasTable(players=5)
+    events = t.roll(1, 2)
+    assert t.state.resting == 4
+    assert {i["seat"] for i in of(events, "CitizensActivated")[0]["items"]} == {0, 1, 2, 3}

@@ -422,3 +422,41 @@ def test_a_granted_action_that_cannot_be_taken_lapses():
 
 
 UP_GRANARY = ["granary", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"]
+
+
+@pytest.mark.parametrize("emptied, condition", [("monsters", "all_monsters_slain"), ("domains", "all_domains_built")])
+def test_the_end_is_met_when_every_monster_is_slain_or_every_domain_built(emptied, condition):
+    """BR p.8: 'The end-game conditions are met at the end of the Active Player's turn if: All of the
+    Monsters have been slain, or All of the Domains have been built, or ...'"""
+    t = Table()
+    t.to_actions()
+    if emptied == "monsters":
+        for pile in t.state.monsters.values():
+            pile.clear()
+    else:
+        for st in t.state.domains.values():
+            st.update(up=None, down=0)
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert not t.state.end_triggered                                 # checked at the end of the turn
+    events = t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert of(events, "TurnEnded")[0]["conditions"] == [condition] and not t.state.finished
+
+
+def test_a_citizen_gained_during_the_harvest_does_not_activate_in_it():
+    """BR p.9: 'A Citizen card does not activate on the turn it is recruited.' (Here a Domain's
+    Harvest power takes a Monk, activation 1, on a roll of 1.)"""
+    import copy
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "harvest-take"
+    next(d for d in content["domains"] if d["id"] == "observatory")["ongoing"] = [
+        {"when": "harvest", "effect": {"take_card": {"kind": "citizen", "max_cost": 1, "name": "Monk"}}}]
+    t = Table(content=content).give(0, "observatory")
+    events = t.roll(1, 3)
+    item = next(i for i in t.state.items if i["source"] == "observatory")
+    events += t.do(0, {"type": "harvest", "item": item["id"], "choice": ["monk"]})
+    t.harvest_all()
+    events = t.events
+    got = [e for e in of(events, "CardGained") if e["seat"] == 0]
+    assert got and got[0]["card"].startswith("monk")
+    assert not any(i["source"] == got[0]["card"] for e in of(events, "CitizensActivated") for i in e["items"])
+    assert not any(e.get("source") == got[0]["card"] for e in events if e["type"] in ("Gained", "ActivationResolved"))
