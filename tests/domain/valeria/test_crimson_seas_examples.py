@@ -299,3 +299,67 @@ def test_the_resting_player_activates_no_coxswain():
     events = t.roll(1, 2)
     assert t.state.resting == 4
     assert {i["seat"] for i in of(events, "CitizensActivated")[0]["items"]} == {0, 1, 2, 3}
+
+
+def test_the_ghost_ship_takes_a_gold_when_revealed_and_every_roll_and_its_slayer_takes_them():
+    """[CS Monster Event Card Clarifications] 'Ghost Ship: When revealed, and at the end of each
+    player's Roll Phase, the Active Player must place 1 Gold from their supply onto the Ghost Ship.
+    When a player slays this Monster they gain all the Gold tokens on the this card as their Reward.'"""
+    t = SeasTable()
+    del t.state.citizens["monk"][1:]
+    t.to_actions()
+    t.purse(0, gold=5)
+    cost = t.state.card(t.state.citizens["monk"][-1])["cost"]
+    t.do(0, {"type": "recruit", "stack": "monk", "revealed": ["ghost_ship"]})
+    assert t.state.event_tokens["ghost_ship"] == {"gold": 1} and t.seat(0).gold == 5 - cost - 1
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    t.purse(1, gold=1)
+    t.roll(1, 2)                                              # David's Roll Phase: his Gold goes on it
+    assert t.state.event_tokens["ghost_ship"] == {"gold": 2} and t.seat(1).gold == 0
+    t.harvest_all()
+    t.purse(1, gold=0, strength=6, magic=6)
+    events = t.do(1, {"type": "slay", "stack": "monk"})
+    assert of(events, "Gained")[0]["gained"] == {"gold": 2} and "ghost_ship" not in t.state.event_tokens
+
+
+def test_the_giants_banish_a_face_up_domain_and_the_next_is_revealed():
+    """[CS Monster Event Card Clarifications] 'Giants of Ostendaar: When a "5" is rolled, the Active
+    Player may Banish (remove from the game) 1 face-up Domain card from the Center Stacks. Reveal
+    the next Domain by flipping it over if there is still a Domain card in the stack.'"""
+    t = SeasTable().event_at("giants", "monk")
+    t.roll(1, 4)                                              # the sum is 5
+    item = next(i for i in t.state.items if i["source"] == "giants")
+    events = t.do(0, {"type": "harvest", "item": item["id"], "choice": [True, "domain_1"], "revealed": ["moonwell"]})
+    assert "granary" in t.state.banished and t.state.domains["domain_1"] == {"up": "moonwell", "down": 1}
+    assert of(events, "DomainRevealed")
+
+
+def test_the_flaming_devourer_banishes_a_citizen_on_a_four_once_on_doubles():
+    """[CS Monster Event Card Clarifications] 'Flaming Devourer: When a "4" is rolled, the Active Player
+    may Banish (remove from the game) 1 Citizen card from the Center Stacks.' [CS Activation
+    Number] 'The card does not activate twice in the case of doubles.'"""
+    t = SeasTable().event_at("devourer", "monk")
+    t.roll(4, 4)
+    assert [i["source"] for i in t.state.items].count("devourer") == 1
+    item = next(i for i in t.state.items if i["source"] == "devourer")
+    top = t.state.citizens["archer"][-1]
+    t.do(0, {"type": "harvest", "item": item["id"], "choice": [True, "archer"]})
+    assert top in t.state.banished
+
+
+def test_the_pirate_blockade_keeps_the_rolled_citizens_from_being_gained():
+    """[CS Monster Event Card Clarifications] 'Pirate Blockade: During the Action Phase, the values of
+    each dice and the sum of both dice rolled during the Roll Phase may not be gained. This includes
+    the Recruit a Citizen action, and any instances where a Monster or Domain card would allow a
+    player to gain that Citizen.'"""
+    t = SeasTable().event_at("blockade", "knight")
+    t.to_actions(1, 2)                                        # 1, 2 and 3 are blockaded
+    t.purse(0, gold=9)
+    t.rejects(0, {"type": "recruit", "stack": "monk"}, "BLOCKADE")
+    legal = {c.get("stack") for c in CS.legal_commands(t.state, 0) if c["type"] == "recruit"}
+    assert legal.isdisjoint({"monk", "merchant", "mercenary"}) and "archer" in legal
+    t.on_top("wraith", "ruins")                               # its reward: a Citizen of 3 Gold or less
+    t.purse(0, strength=4, magic=2)
+    t.do(0, {"type": "slay", "stack": "ruins"})
+    offered = {c["choice"][0] for c in CS.legal_commands(t.state, 0) if c["choice"]}
+    assert offered and offered.isdisjoint({"monk", "merchant", "mercenary"})
