@@ -363,3 +363,13 @@ def test_the_pirate_blockade_keeps_the_rolled_citizens_from_being_gained():
     t.do(0, {"type": "slay", "stack": "ruins"})
     offered = {c["choice"][0] for c in CS.legal_commands(t.state, 0) if c["choice"]}
     assert offered and offered.isdisjoint({"monk", "merchant", "mercenary"})
+
+
+def test_the_warden_lies_directly_above_the_boss_whatever_its_strength():
+    """[CS New Monster Icons] 'During Setup, the Warden is placed above the Boss Monster (below all
+    other Monsters) in its Monster Area stack, regardless of its Strength value.' (VA-25: 6 a stack,
+    7 at five players)"""
+    t = SeasTable()
+    hills = [c.split("#")[0] for c in t.state.monsters["hills"]]      # bottom first
+    assert hills == ["giant", "stone_warden", "hill_troll", "hill_troll", "kobold", "kobold"]
+    assert len(SeasTable(players=5).state.monsters["hills"]) == 7

@@ -460,3 +460,12 @@ def test_a_citizen_gained_during_the_harvest_does_not_activate_in_it():
     assert got and got[0]["card"].startswith("monk")
     assert not any(i["source"] == got[0]["card"] for e in of(events, "CitizensActivated") for i in e["items"])
     assert not any(e.get("source") == got[0]["card"] for e in events if e["type"] in ("Gained", "ActivationResolved"))
+
+
+def test_a_citizen_with_two_numbers_activates_on_either():
+    """BR p.13: 'If there are two numbers, it means that the Citizen activates with either of the
+    numbers shown.' (The reference Rogue: 9/10.)"""
+    for dice, times in (((4, 5), 1), ((5, 5), 1), ((6, 4), 1), ((1, 2), 0)):
+        t = Table(options={"citizen_types": ["monk", "merchant", "mercenary", "archer", "peasant", "knight", "thief",
+                                            "champion", "rogue", "miner"]}).give(1, "rogue")
+        assert sources(t.roll(*dice), 1).count("rogue") == times
