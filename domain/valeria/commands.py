@@ -47,7 +47,11 @@ COMMAND_SCHEMAS = {
                   {"stack": ID, "magic": MAGIC}, ["stack"]),
     "gain_resource": _cmd("gain_resource", "Action: take one Gold, Strength or Magic from the Bank.",
                           {"resource": {"enum": ["gold", "strength", "magic"]}}, ["resource"]),
-    "resolve": _cmd("resolve", "Action Phase: resolve the reward of the Monster slain or the Domain built.", {"choice": CHOICE}),
+    "resolve": _cmd("resolve", "Action Phase: resolve the reward of the Monster slain or the Domain built.",
+                    {"choice": CHOICE,
+                     "reward": {"type": "integer", "minimum": 0, "maximum": 20, "default": 0,
+                                "description": "which of the rewards and powers waiting to resolve goes now, when several "
+                                               "take effect at once: the order is yours [BR p.15]"}}),
 }
 
 

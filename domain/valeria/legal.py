@@ -53,8 +53,9 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
         return [{"type": "harvest", "item": i["id"], "choice": c}
                 for i in items for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
     if "resolve" in open_now:
-        p = s.pending[0]
-        return [{"type": "resolve", "choice": c} for c, _ in options(s, seat, p["effect"], take_ok(s), p["source"])]
+        # [BR p.15] of several rewards at once, any may go first (VP-4)
+        return [{"type": "resolve", "choice": c, **({"reward": k} if k else {})} for k, p in enumerate(s.pending)
+                for c, _ in options(s, seat, p["effect"], take_ok(s), p["source"])]
     out = []
     monsters = list(s.monsters) + sorted(st for st in s.event_at if st not in s.monsters)
     for action, stacks in (("slay", monsters), ("recruit", s.citizens), ("build", s.domains)):

@@ -664,26 +664,33 @@ def take_ok(s: ValeriaState):
 
 
 def resolve(d: Draft, seat: int, cmd: dict) -> None:
-    p = d.s.pending[0]
+    """[BR p.9 step 4, p.10 step 4] a reward; [BR p.15] of several at once, the one the player picks."""
+    k = cmd.get("reward", 0)
+    if not _count(k) or not 0 <= k < len(d.s.pending):
+        raise Rejected("NO_SUCH_REWARD", ACTION, f"Name one of the {len(d.s.pending)} rewards waiting (0 first).", ruling="VP-4")
+    p = d.s.pending[k]
     option = _match(d.s, seat, p["effect"], cmd.get("choice", []), SLAY if d.s.card(p["source"])["kind"] == "monster" else BUILD,
                     self_card=p["source"], take_ok=take_ok(d.s))
-    _resolve_pending(d, seat, option)
+    _resolve_pending(d, seat, option, k)
     _settle_action(d)
 
 
-def _resolve_pending(d: Draft, seat: int, option) -> None:
-    p = d.s.pending[0]
-    d.emit("RewardResolved", seat=seat, source=p["source"], choice=option[0])
+def _resolve_pending(d: Draft, seat: int, option, k: int = 0) -> None:
+    p = d.s.pending[k]
+    d.emit("RewardResolved", seat=seat, source=p["source"], choice=option[0], **({"reward": k} if k else {}))
     _apply(d, seat, option[1], p["source"])
 
 
 def _settle_action(d: Draft) -> None:
     s = d.s
-    while s.pending:
+    # a lone reward with one way to resolve it resolves by itself; of several, the player orders them (VP-4)
+    while len(s.pending) == 1:
         opts = options(s, s.active, s.pending[0]["effect"], take_ok(s), s.pending[0]["source"])
         if len(opts) != 1:
             return
         _resolve_pending(d, s.active, opts[0])
+    if s.pending:
+        return
     from .legal import legal_commands
     while s.granted and not any(c["type"] == s.granted[0] for c in legal_commands(s, s.active)):
         d.emit("GrantLapsed", seat=s.active, action=s.granted[0])  # VP-6: an action nobody can take does nothing

@@ -364,7 +364,7 @@ def _reward_awaited(s, e):
 
 
 def _reward_resolved(s, e):
-    s.pending.pop(0)
+    s.pending.pop(e.get("reward", 0))
     s.event_tokens.pop(e["source"], None)  # VA-29: tokens left on a slain card go back to the Bank
 
 

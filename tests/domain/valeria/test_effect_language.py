@@ -83,14 +83,21 @@ def test_banish_removes_a_top_card_from_the_game_and_the_next_domain_is_revealed
     assert monk in t.state.banished and monk not in t.state.citizens["monk"]
 
 
-def test_ongoing_discounts_and_rewards_after_slaying():
+def test_ongoing_discounts_and_rewards_after_slaying_in_the_order_the_player_chooses():
+    """BR p.15: 'It is possible that two different powers can take effect at the same time. If this
+    happens, you choose in which order you would like to trigger the powers.' (VP-4)"""
+    from domain.valeria import RULESET as R
     t = Table(options={"monster_areas": ["hills", "ruins", "forest", "valley", "swamp"]}).give(0, "armory").give(0, "hunting_lodge")
     t.to_actions()
     t.on_top("goblin", "swamp")
     t.purse(0, strength=1)
     events = t.do(0, {"type": "slay", "stack": "swamp"})                # Strength 2 - 1
-    gains = [e["gained"] for e in events if e["type"] == "Gained"]
-    assert gains == [{"gold": 1}, {"gold": 1}]                          # the Goblin, then the Hunting Lodge
+    assert not [e for e in events if e["type"] == "Gained"]             # two powers at once: the player orders them
+    assert R.legal_commands(t.state, 0) == [{"type": "resolve", "choice": []}, {"type": "resolve", "choice": [], "reward": 1}]
+    t.rejects(0, {"type": "resolve", "choice": [], "reward": 2}, "NO_SUCH_REWARD")
+    events = t.do(0, {"type": "resolve", "choice": [], "reward": 1})     # the Hunting Lodge first
+    assert [(e["source"], e["gained"]) for e in events if e["type"] == "Gained"] == [("hunting_lodge", {"gold": 1}),
+                                                                                 (t.seat(0).victory[-1], {"gold": 1})]
 
 
 # Crimson Seas constructs, on a Crimson Seas table
