@@ -165,6 +165,20 @@ def _start_turn(d: Draft, seat: int, turn: int) -> None:
 def roll_dice(d: Draft, seat: int, cmd: dict) -> None:
     dice = d.chance.roll(2, [1, 2, 3, 4, 5, 6], cmd.get("dice"), "dice")  # [BR p.7] roll the 2 dice
     d.emit("DiceRolled", seat=seat, dice=dice)
+    _on_doubles(d)
+
+
+def _on_doubles(d: Draft) -> None:
+    """[BR p.18-19 Gargan's Embrace] a power 'on doubles' triggers for its owner, whoever rolls,
+    each time the dice become doubles: when rolled, and when changed to (another) pair."""
+    s = d.s
+    if s.dice[0] != s.dice[1]:
+        return
+    for who, x in enumerate(s.seats):
+        for dom in x.domains:
+            for p in s.card(dom).get("ongoing", []):
+                if p["when"] == "doubles":
+                    _apply(d, who, options(s, who, p["effect"], self_card=dom)[0][1], dom)
 
 
 def changers(s: ValeriaState, seat: int) -> list[tuple[str, dict]]:
@@ -208,6 +222,7 @@ def change_die(d: Draft, seat: int, cmd: dict) -> None:
     if cost:
         d.emit("Paid", seat=seat, paid=cost, source=cmd["domain"])
     d.emit("DieChanged", domain=cmd["domain"], die=cmd["die"], **{"from": s.dice[cmd["die"]]}, to=cmd["to"])
+    _on_doubles(d)
 
 
 def announce_roll(d: Draft, seat: int, cmd: dict) -> None:

@@ -8,6 +8,7 @@ import jsonschema
 from .. import kit
 from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation, Rejected
+from .effects import has_choice
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
@@ -126,6 +127,9 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
     problems += _misplaced_actions(content, cs)
     for k, dom in enumerate(content["domains"]):
         for power in dom.get("ongoing", []):
+            if power["when"] == "doubles" and ("effect" not in power or has_choice(power["effect"])):
+                problems.append(f"content.domains[{k}].ongoing: a power on doubles is an effect that needs no choice "
+                                "(it may trigger on anyone's turn) [BR p.18-19]")
             off = power.get("discount")
             if off is None:
                 continue

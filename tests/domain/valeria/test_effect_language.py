@@ -256,6 +256,8 @@ def test_the_reference_sets_use_every_construct_of_the_schema():
         if isinstance(x, dict):
             for k, v in x.items():
                 seen.add(k)
+                if k == "when":
+                    seen.add("when:" + v)
                 if k == "discount":   # {action, amount | ignore_plus}: its 'action' is not the effect node
                     seen.update({"discount:" + v["action"]} | set(v) - {"action"})
                     continue
@@ -267,7 +269,7 @@ def test_the_reference_sets_use_every_construct_of_the_schema():
         walk(content)
     wanted = set(defs["effect"]["properties"]) | set(defs["counter"]["properties"]) | set(defs["ongoing"]["properties"])
     wanted |= {"discount:" + a for a in defs["ongoing"]["properties"]["discount"]["properties"]["action"]["enum"]}
-    wanted |= {"ignore_plus", "amount", "by", "to", "pay"}
+    wanted |= {"ignore_plus", "amount", "by", "to", "pay"} | {"when:" + w for w in defs["ongoing"]["properties"]["when"]["enum"]}
     assert wanted - seen == set()
 
 

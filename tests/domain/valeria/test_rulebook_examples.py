@@ -469,3 +469,27 @@ def test_a_citizen_with_two_numbers_activates_on_either():
         t = Table(options={"citizen_types": ["monk", "merchant", "mercenary", "archer", "peasant", "knight", "thief",
                                             "champion", "rogue", "miner"]}).give(1, "rogue")
         assert sources(t.roll(*dice), 1).count("rogue") == times
+
+
+def test_a_power_on_doubles_triggers_whenever_the_dice_become_doubles_for_any_player():
+    """BR p.18-19: 'Gargan's Embrace gives you a Victory Point whenever any player rolls doubles or when
+    the dice are changed to be doubles. If the dice are doubles and a player changes the dice values
+    so they are not, you still get a Victory Point. It is possible to trigger this ability more than
+    once if a player rolls doubles then, using Domain powers, changes the dice to another pair of
+    doubles.' (The reference Twin Idol: 1 VP on doubles.)"""
+    t = Table().give(1, "twin_idol").give(0, "palace_of_the_dawn").give(0, "foxgrove")
+    t.do(0, {"type": "roll_dice", "dice": [3, 3]})              # seat 0 rolls doubles: seat 1 scores
+    assert (t.seat(1).vp, t.seat(0).vp) == (1, 0)
+    t.do(0, {"type": "change_die", "domain": "palace_of_the_dawn", "die": 0, "to": 2})   # no longer doubles: kept
+    assert t.seat(1).vp == 1
+    t.do(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 3})            # doubles again
+    assert t.seat(1).vp == 2
+    t.do(0, {"type": "announce_roll"})
+    assert t.seat(1).vp == 2
+    import copy
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "doubles-with-a-choice"
+    next(d for d in content["domains"] if d["id"] == "twin_idol")["ongoing"] = [{"when": "doubles", "effect": {"wild": 1}}]
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], None, content, TableChance(), None)
+    assert any("a power on doubles is an effect that needs no choice" in p for p in info.value.problems)
