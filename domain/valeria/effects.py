@@ -10,6 +10,7 @@ A card's power is a small JSON tree (content/schema.json, $defs/effect):
     take_from {resources, max} up to max of one resource from one opponent        [BR p.7 Thief]
     take_card {kind, max_cost, name} a Center card free, a Citizen's '+' ignored   [BR p.6, p.12, p.18]
     banish kind                remove the top card of a Center stack from the game [FF p.2 Banish]
+    return_card kind           one of yours back on top of its Center stack       [BR p.19]
 Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
     gain {map: expr}           Maps from the Bank, as many as are left            [CS Gain a Map], VA-35
     take_island kind           a face-up Goods, Tome or Noble, free; then refresh  [CS Icons]
@@ -36,7 +37,7 @@ from __future__ import annotations
 RESOURCES = ("gold", "strength", "magic")
 ROLES = ("worker", "soldier", "holy", "shadow")
 CHOICE_NODES = ("wild", "choose", "may", "exchange", "take_from", "take_card", "banish", "take_island", "flip",
-                "offer_exekratys")
+                "offer_exekratys", "return_card")
 ISLANDS = {"goods": "araby", "tome": "nae_aerie", "noble": "amarynth"}
 
 
@@ -128,7 +129,8 @@ def _walk(s, seat, effect, purse, ctx):
     elif kind == "may":
         yield [False], [], purse
         for p, o, pu in _walk(s, seat, arg, purse, ctx):
-            yield [True] + p, o, pu
+            if ("lost",) not in o:  # a 'may' whose take would find nothing is declined (VP-6)
+                yield [True] + p, o, pu
     elif kind == "exchange":
         yield [False], [], purse
         pay = arg["pay"]
@@ -180,6 +182,15 @@ def _walk(s, seat, effect, purse, ctx):
             yield [], [], purse
         for tg in targets:
             yield [tg], [("flip", tg["seat"], tg["card"])], purse
+    elif kind == "return_card":
+        # [BR p.19 Nest of the Weaver Woman, Watcher on the Water] back on top of its stack in the Center
+        me = s.seats[seat]
+        owned = me.citizens if arg == "citizen" else me.victory
+        targets = [(c, s.home(c)) for c in owned if s.card(c)["kind"] == arg and s.home(c) is not None]
+        if not targets:
+            yield [], [("lost",)], purse
+        for c, stack in targets:
+            yield [c], [("return", c, stack)], purse
     elif kind == "action":
         # [BR p.15] a reward may grant an additional action; outside the Action Phase there is none to take (VP-6)
         yield [], ([("grant", arg)] if s.phase == "action" else []), purse

@@ -375,6 +375,8 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
             d.emit("TokensAdded", seat=seat, card=op[1], resource=op[2], amount=1)
         elif op[0] == "flip":
             d.emit("CitizenFlipped", seat=seat, target=op[1], card=op[2], source=source)
+        elif op[0] == "return":  # [BR p.19] back on top of its stack, which is no longer exhausted (VP-17)
+            d.emit("CardReturned", seat=seat, card=op[1], stack=op[2], source=source)
         elif op[0] == "grant":
             d.emit("ActionGranted", seat=seat, action=op[1], source=source)
         elif op[0] == "take_island":

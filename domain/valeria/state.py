@@ -55,6 +55,7 @@ class ValeriaState:
     banished: list = field(default_factory=list)
     exhausted_pile: int = 0
     exhausted: list = field(default_factory=list)    # Center positions that are exhausted
+    exhausted_cards: list = field(default_factory=list)  # those of them holding an Exhausted card (VA-B2)
     phase: str = "setup"        # dukes | roll | harvest | action | over
     first: int = 0
     active: int = 0
@@ -124,6 +125,15 @@ class ValeriaState:
                 out.append(st)
         return out
 
+    def home(self, card_id: str) -> str | None:
+        """The Center stack a Citizen or Monster of this game came from, if it can go back on it
+        now (a Starter, a Monster Event or a stack under a Monster Event has none)."""
+        card = self.card(card_id)
+        stack = card["id"] if card["kind"] == "citizen" else card.get("area") if card["kind"] == "monster" else None
+        if stack is None or stack in self.event_at or (stack not in self.citizens and stack not in self.monsters):
+            return None
+        return stack
+
     def clone(self) -> "ValeriaState":
         new = _shallow(self)
         new.seats = []
@@ -136,7 +146,7 @@ class ValeriaState:
         new.citizens = {k: list(v) for k, v in self.citizens.items()}
         new.domains = {k: dict(v) for k, v in self.domains.items()}
         for name in ("domain_pool", "duke_pool", "box", "banished", "exhausted", "changers_used", "items", "pending",
-                     "granted"):
+                     "granted", "exhausted_cards"):
             setattr(new, name, list(getattr(self, name)))
         new.dice = list(self.dice) if self.dice is not None else None
         for name in ("araby", "goods_supply", "nae", "tome_supply", "amarynth", "noble_deck", "event_pool", "island_failed"):
@@ -336,6 +346,20 @@ def _stack_exhausted(s, e):
     s.exhausted.append(e["stack"])
     if e["card_placed"]:
         s.exhausted_pile -= 1
+        s.exhausted_cards.append(e["stack"])
+
+
+def _card_returned(s, e):
+    me = s.seats[e["seat"]]
+    for pile in (me.citizens, me.victory, me.flipped):
+        if e["card"] in pile:
+            pile.remove(e["card"])
+    (s.citizens if e["stack"] in s.citizens else s.monsters)[e["stack"]].append(e["card"])
+    if e["stack"] in s.exhausted:
+        s.exhausted.remove(e["stack"])
+    if e["stack"] in s.exhausted_cards:  # VP-17: the Exhausted card goes back under the Exhausted stack
+        s.exhausted_cards.remove(e["stack"])
+        s.exhausted_pile += 1
 
 
 def _action_phase_began(s, e):
@@ -408,6 +432,7 @@ def _event_revealed(s, e):
 
 def _exhausted_card_placed(s, e):
     s.exhausted_pile -= 1
+    s.exhausted_cards.append(e["stack"])
 
 
 def _island_bought(s, e):
@@ -442,7 +467,7 @@ def _tomes_restored(s, e):
 
 
 def _turn_ended(s, e):
-    s.end_triggered = s.end_triggered or e["end_triggered"]
+    s.end_triggered = e["end_triggered"]  # [BR p.19] met or not at the end of each turn: a returned card extends the game
     s.phase = "end"
 
 
@@ -475,6 +500,7 @@ _HANDLERS = {
     "CardBanished": _card_banished,
     "DomainRevealed": _domain_revealed,
     "StackExhausted": _stack_exhausted,
+    "CardReturned": _card_returned,
     "ActionPhaseBegan": _action_phase_began,
     "ActionTaken": _action_taken,
     "ActionGranted": _action_granted,

@@ -63,6 +63,8 @@ class Checker:
         assert sum(st["down"] for st in s.domains.values()) <= len(s.domain_pool)
         assert s.exhausted_pile >= 0 and len(s.exhausted) >= 2 * len(s.seats) - s.exhausted_pile
         assert len(set(s.exhausted)) == len(s.exhausted)
+        assert set(s.exhausted_cards) <= set(s.exhausted) and len(s.exhausted_cards) == 2 * len(s.seats) - s.exhausted_pile
+        assert s.end_triggered == bool(end_conditions(s)) or event["type"] != "TurnEnded"    # checked every turn
         for x in s.seats:                                                                # never negative
             assert min(x.gold, x.strength, x.magic, x.vp, x.maps) >= 0, (event, x)
             assert set(x.flipped) <= set(x.citizens)

@@ -493,3 +493,45 @@ def test_a_power_on_doubles_triggers_whenever_the_dice_become_doubles_for_any_pl
     with pytest.raises(InvalidCreation) as info:
         R.setup(["A", "B"], None, content, TableChance(), None)
     assert any("a power on doubles is an effect that needs no choice" in p for p in info.value.problems)
+
+
+UP_NEST = ["weavers_nest", "barracks", "chapel", "palace_of_the_dawn", "watchtower"]
+
+
+def test_returning_a_citizen_to_its_stack_removes_the_exhausted_card_and_can_extend_the_game():
+    """BR p.19: 'Nest of the Weaver Woman allows you to return a Citizen card from your Victory stack
+    to its original area in the Center Stacks. If the stack was Exhausted, remove the Exhausted card
+    and then place the Citizen. Yes, you can extend the game in this way since the end-game
+    conditions are no longer being met.' (The reference Weaver's Nest, invented: may return a
+    Citizen for 3 VP; VP-17.)"""
+    t = Table(up=UP_NEST).give(1, "monk").give(1, "cleric").give(1, "peasant")
+    t.state.exhausted = ["a", "b", "c"]
+    del t.state.citizens["monk"][1:]
+    t.to_actions()
+    t.purse(0, gold=9)
+    t.do(0, {"type": "recruit", "stack": "monk"})                  # the fourth exhausted stack: the end is met
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    assert t.state.end_triggered and t.state.exhausted_pile == 3
+    t.to_actions()
+    t.purse(1, gold=7)
+    monk = next(c for c in t.seat(1).citizens if c.startswith("monk"))
+    t.do(1, {"type": "build", "stack": "domain_1", "revealed": ["moonwell"]})
+    assert {"type": "resolve", "choice": [True, monk]} in R.legal_commands(t.state, 1)
+    t.do(1, {"type": "resolve", "choice": [True, monk]})
+    assert t.state.citizens["monk"] == [monk] and "monk" not in t.state.exhausted and t.state.exhausted_pile == 4
+    assert t.seat(1).vp == 3 and monk not in t.seat(1).citizens
+    events = t.do(1, {"type": "gain_resource", "resource": "gold"})
+    assert of(events, "TurnEnded")[0]["conditions"] == [] and not t.state.finished   # the game goes on
+
+
+def test_returning_a_slain_monster_to_its_stack():
+    """BR p.19: 'Watcher on the Water allows you to return a Monster card from your Victory stack to
+    its original area in the Center Stacks. If the stack was Exhausted, remove the Exhausted card
+    and then place the Monster.' (The reference Watchtower, invented.)"""
+    t = Table(up=UP_NEST).give(0, "treant").give(0, "archer").give(0, "thief")
+    t.to_actions()
+    t.purse(0, gold=7)
+    treant = t.seat(0).victory[0]
+    t.do(0, {"type": "build", "stack": "domain_5", "revealed": ["moonwell"]})
+    t.do(0, {"type": "resolve", "choice": [True, treant]})
+    assert t.state.monsters["forest"][-1] == treant and t.seat(0).victory == [] and t.seat(0).vp == 3
