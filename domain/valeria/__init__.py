@@ -8,12 +8,11 @@ resource, and any additional action a reward grants) with Magic standing in for 
 Strength; exhausted stacks; the three end conditions with equal turns; scoring with the Duke
 and the tie-break; the 5-player Resting player. Where the rulebook is silent Parley rules as
 docs/rulings.md records (VA-n from the rules notes, VP-n its own), which also lists, rule by
-rule, where each is enforced and tested, and what it does not enforce: one printed card's
-clarification the effect language cannot express (Purloiner's Perch). Card data is content (content/schema.json)
-whose powers are written in the effect language of effects.py; the default set is invented
-reference content, labelled as not the printed cards. Hidden information: see view.py. Not
-supported (refused at creation): solo play, the mixed-Citizens variant, the second edition and
-every expansion but Crimson Seas.
+rule, where each is enforced and tested. Card data is content (content/schema.json) whose
+powers are written in the effect language of effects.py; the default set is invented reference
+content, labelled as not the printed cards. Hidden information: see view.py. Not supported
+(refused at creation): solo play, the mixed-Citizens variant, the second edition and every
+expansion but Crimson Seas.
 
 CRIMSON_SEAS is the same engine with the expansion on (../shared/rules/crimson-seas.txt): the
 Island Board and its setup, sixes feeding Exekratys, the Coxswain replacing "take any one

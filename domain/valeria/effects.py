@@ -11,6 +11,7 @@ A card's power is a small JSON tree (content/schema.json, $defs/effect):
     take_card {kind, max_cost, name} a Center card free, a Citizen's '+' ignored   [BR p.6, p.12, p.18]
     banish kind                remove the top card of a Center stack from the game [FF p.2 Banish]
     return_card kind           one of yours back on top of its Center stack       [BR p.19]
+    take_monster "random"      a random Monster of a chosen opponent's, no reward  [BR p.19]
 Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
     gain {map: expr}           Maps from the Bank, as many as are left            [CS Gain a Map], VA-35
     take_island kind           a face-up Goods, Tome or Noble, free; then refresh  [CS Icons]
@@ -37,7 +38,7 @@ from __future__ import annotations
 RESOURCES = ("gold", "strength", "magic")
 ROLES = ("worker", "soldier", "holy", "shadow")
 CHOICE_NODES = ("wild", "choose", "may", "exchange", "take_from", "take_card", "banish", "take_island", "flip",
-                "offer_exekratys", "return_card")
+                "offer_exekratys", "return_card", "take_monster")
 ISLANDS = {"goods": "araby", "tome": "nae_aerie", "noble": "amarynth"}
 
 
@@ -191,6 +192,13 @@ def _walk(s, seat, effect, purse, ctx):
             yield [], [("lost",)], purse
         for c, stack in targets:
             yield [c], [("return", c, stack)], purse
+    elif kind == "take_monster":
+        # [BR p.19 Purloiner's Perch] one opponent of your choice; which Monster is drawn when resolved
+        victims = [i for i, x in enumerate(s.seats) if i != seat and x.victory]
+        if not victims:
+            yield [], [("lost",)], purse
+        for i in victims:
+            yield [i], [("take_monster", i)], purse
     elif kind == "action":
         # [BR p.15] a reward may grant an additional action; outside the Action Phase there is none to take (VP-6)
         yield [], ([("grant", arg)] if s.phase == "action" else []), purse

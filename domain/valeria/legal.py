@@ -5,6 +5,7 @@ without their outcome fields ('dice', 'revealed'); table_inputs() says what may 
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from itertools import combinations
 
@@ -104,6 +105,8 @@ def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
 
 
 def _reveals(s: ValeriaState, cmd: dict) -> bool:
+    if cmd["type"] == "resolve" and any("take_monster" in json.dumps(p["effect"]) for p in s.pending):
+        return True  # [BR p.19] a Monster drawn at random
     return "domain" in str(cmd.get("stack", "")) or any("domain_" in str(x) for x in cmd.get("choice", []) or [])
 
 
@@ -119,5 +122,6 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
             out[cmd["type"]] = {"revealed": {"count": "each card or token turned face up by this command, in order "
                                                       "(none when nothing face down is turned up)",
                                              "from": "the face-down Domains" + (", Monster Events, Goods and Tomes supplies "
-                                                                                "and Noble deck" if s.cs else "")}}
+                                                                                "and Noble deck" if s.cs else "")
+                                                     + ", or the Victory stack a Monster is drawn from at random"}}
     return out

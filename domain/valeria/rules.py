@@ -377,6 +377,9 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
             d.emit("CitizenFlipped", seat=seat, target=op[1], card=op[2], source=source)
         elif op[0] == "return":  # [BR p.19] back on top of its stack, which is no longer exhausted (VP-17)
             d.emit("CardReturned", seat=seat, card=op[1], stack=op[2], source=source)
+        elif op[0] == "take_monster":  # [BR p.19] drawn at random (server seed, or named by the table); no reward
+            card = d.reveal(sorted(d.s.seats[op[1]].victory))
+            d.emit("MonsterTaken", seat=seat, **{"from": op[1]}, card=card, source=source)
         elif op[0] == "grant":
             d.emit("ActionGranted", seat=seat, action=op[1], source=source)
         elif op[0] == "take_island":

@@ -349,6 +349,11 @@ def _stack_exhausted(s, e):
         s.exhausted_cards.append(e["stack"])
 
 
+def _monster_taken(s, e):
+    s.seats[e["from"]].victory.remove(e["card"])
+    s.seats[e["seat"]].victory.append(e["card"])
+
+
 def _card_returned(s, e):
     me = s.seats[e["seat"]]
     for pile in (me.citizens, me.victory, me.flipped):
@@ -501,6 +506,7 @@ _HANDLERS = {
     "DomainRevealed": _domain_revealed,
     "StackExhausted": _stack_exhausted,
     "CardReturned": _card_returned,
+    "MonsterTaken": _monster_taken,
     "ActionPhaseBegan": _action_phase_began,
     "ActionTaken": _action_taken,
     "ActionGranted": _action_granted,

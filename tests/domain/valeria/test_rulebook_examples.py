@@ -535,3 +535,23 @@ def test_returning_a_slain_monster_to_its_stack():
     t.do(0, {"type": "build", "stack": "domain_5", "revealed": ["moonwell"]})
     t.do(0, {"type": "resolve", "choice": [True, treant]})
     assert t.state.monsters["forest"][-1] == treant and t.seat(0).victory == [] and t.seat(0).vp == 3
+
+
+def test_taking_a_random_monster_from_a_player_without_its_reward():
+    """BR p.19: 'Purloiner's Perch allows you to take a random Monster from any one player. You do not
+    get the Rewards and the Monster goes into your Victory stack.' (The reference Magpie Roost,
+    invented; at a table the Monster drawn is named in 'revealed'; VP-18.)"""
+    t = Table(up=["magpie_roost", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"])
+    t.give(1, "treant").give(1, "goblin").give(0, "thief")
+    t.to_actions()
+    t.purse(0, gold=6)
+    treant = t.seat(1).victory[0]
+    build = {"type": "build", "stack": "domain_1"}
+    assert "build" in R.table_inputs(t.state, 0)
+    t.rejects(0, {**build, "revealed": ["moonwell"]}, "TABLE_OUTCOME_REQUIRED")   # one opponent: no choice to wait for
+    t.rejects(0, {**build, "revealed": ["moonwell", "lich#1"]}, "TABLE_OUTCOME_INVALID")
+    events = t.do(0, {**build, "revealed": ["moonwell", treant]})
+    assert t.seat(0).victory == [treant] and treant not in t.seat(1).victory
+    assert of(events, "MonsterTaken")[0] | {} == {"type": "MonsterTaken", "seat": 0, "from": 1, "card": treant,
+                                                   "source": "magpie_roost"}
+    assert not of(events, "Gained")                                  # no reward
