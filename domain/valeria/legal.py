@@ -10,7 +10,7 @@ from collections import Counter
 from itertools import combinations
 
 from .effects import RESOURCES, options
-from .rules import (ACTIONS, CS_ACTIONS, blocked, die_changes, first_items, open_commands, pay, price, rescue_cost,
+from .rules import (ACTIONS, CS_ACTIONS, blocked, die_changes, end_of_roll, first_items, open_commands, pay, price, rescue_cost,
                     roles_met, sail_price, take_ok, to_move, tome_type)
 from .state import ValeriaState
 
@@ -50,7 +50,10 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
         return [{"type": "announce_roll"}] + die_changes(s, seat)
     if "harvest" in open_now:
         firsts = first_items(s)
-        items = firsts[:1] if firsts else [i for i in s.items if i["seat"] == seat]
+        if firsts and firsts[0].get("tier") == 0:
+            items = end_of_roll(s)  # VA-18: in any order
+        else:
+            items = firsts[:1] if firsts else [i for i in s.items if i["seat"] == seat]
         return [{"type": "harvest", "item": i["id"], "choice": c}
                 for i in items for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
     if "resolve" in open_now:

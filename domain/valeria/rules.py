@@ -106,6 +106,18 @@ def first_items(s: ValeriaState) -> list[dict]:
     return sorted((i for i in s.items if tier(i) < 2), key=lambda i: (tier(i), (i["seat"] - s.active) % n, i["id"]))
 
 
+def end_of_roll(s: ValeriaState) -> list[dict]:
+    """The end-of-Roll-Phase steps still to resolve: any of them may go next (VA-18)."""
+    return [i for i in s.items if tier(i) == 0]
+
+
+def in_order(steps: list[dict]) -> bool:
+    """Whether the order of these steps cannot matter, so they resolve as listed: it matters only
+    between two steps taking the active player's tokens (the Exekratys offerings and a Ghost Ship)."""
+    spending = {i["source"] for i in steps if any(k in json.dumps(i["effect"]) for k in ("offer_exekratys", "place_on_self"))}
+    return len(spending) <= 1
+
+
 def to_move(s: ValeriaState) -> list[int]:
     if s.finished or not s.seats:
         return []
@@ -299,6 +311,8 @@ def _settle_harvest(d: Draft) -> None:
     s = d.s
     while True:
         firsts = first_items(s)
+        if firsts and tier(firsts[0]) == 0 and not in_order(end_of_roll(s)):
+            return  # [BR p.15] the active player orders the end-of-Roll-Phase steps (VA-18)
         if firsts and (tier(firsts[0]) == 0 or s.activated):
             item = firsts[0]
             opts = options(s, item["seat"], item["effect"], self_card=item["source"])
@@ -332,7 +346,11 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
     if item is None:
         raise Rejected("NO_SUCH_ACTIVATION", HARVEST, "You have no such activated power to resolve.")
     firsts = first_items(s)
-    if firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
+    if firsts and tier(firsts[0]) == 0:
+        if tier(item) != 0:
+            raise Rejected("THIEF_FIRST", CS_ROLL, "The end of the Roll Phase (Exekratys, Monster Events) resolves before "
+                           "the Harvest.", ruling="VA-18")
+    elif firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
         raise Rejected("THIEF_FIRST", HARVEST, "A power that takes from another player resolves first.", ruling="VP-2")
     option = _match(s, seat, item["effect"], cmd.get("choice", []), CS_ROLL if tier(item) == 0 else HARVEST,
                     self_card=item["source"])

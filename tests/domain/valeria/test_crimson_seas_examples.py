@@ -122,8 +122,9 @@ def test_sixes_feed_exekratys_one_token_each():
         t.do(0, {"type": "announce_roll"})
         while any(i["source"] == "exekratys" for i in t.state.items):
             item = next(i for i in t.state.items if i["source"] == "exekratys")
-            assert R_legal(t) == [{"type": "harvest", "item": item["id"], "choice": c} for c in (["gold"], ["magic"])] \
-                or t.seat(0).magic == 0
+            offers = [i for i in t.state.items if i["source"] == "exekratys"]   # VA-18: either offering may go first
+            assert R_legal(t) == [{"type": "harvest", "item": i["id"], "choice": c} for i in offers
+                                  for c in (["gold"], ["magic"])] or t.seat(0).magic == 0
             t.do(0, {"type": "harvest", "item": item["id"], "choice": ["gold"]})
         assert t.state.exekratys["gold"] == 2 + k
 
@@ -373,3 +374,19 @@ def test_the_warden_lies_directly_above_the_boss_whatever_its_strength():
     hills = [c.split("#")[0] for c in t.state.monsters["hills"]]      # bottom first
     assert hills == ["giant", "stone_warden", "hill_troll", "hill_troll", "kobold", "kobold"]
     assert len(SeasTable(players=5).state.monsters["hills"]) == 7
+
+
+def test_the_end_of_roll_phase_steps_go_in_the_order_the_active_player_chooses():
+    """[CS Roll Phase] the Exekratys offering and [CS Monster Event Cards] the Ghost Ship's Gold both
+    come 'at the end of the Roll Phase'; BR p.15: 'you choose in which order you would like to
+    trigger the powers' (VA-18). With 1 Gold and 1 Magic, Kira feeds the Ghost Ship first."""
+    t = SeasTable().event_at("ghost_ship", "monk")
+    t.purse(0, gold=1, magic=1)
+    t.roll(6, 1)
+    zero = [i for i in t.state.items if i.get("tier") == 0]
+    assert sorted(i["source"] for i in zero) == ["exekratys", "ghost_ship"]
+    ship = next(i for i in zero if i["source"] == "ghost_ship")
+    assert {"type": "harvest", "item": ship["id"], "choice": []} in R_legal(t)
+    t.do(0, {"type": "harvest", "item": ship["id"], "choice": []})
+    assert t.state.event_tokens["ghost_ship"] == {"gold": 1} and t.seat(0).gold == 0
+    assert t.state.exekratys["magic"] == 3 and t.seat(0).magic == 0      # only Magic left: it went by itself
