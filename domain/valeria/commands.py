@@ -56,7 +56,8 @@ COMMAND_SCHEMAS = {
 
 
 TOMES = {"type": "object", "additionalProperties": False, "default": {},
-         "description": "Crimson Seas: how many face-up Tomes of each type you flip to pay (each pays 1 of its type)",
+         "description": "Crimson Seas: how many face-up Tomes of each type you flip to pay (each pays 1 of its type): "
+                        "an action's price, a Harvest exchange, a die change's cost [CS Tome Tokens 'At any time']",
          "properties": {r: {"type": "integer", "minimum": 1, "maximum": 24} for r in ("gold", "strength", "magic")}}
 
 
@@ -65,7 +66,8 @@ def _with_tomes(schema: dict) -> dict:
 
 
 CS_COMMAND_SCHEMAS = {
-    **{k: (_with_tomes(v) if k in ("slay", "recruit", "build") else v) for k, v in COMMAND_SCHEMAS.items()},
+    **{k: (_with_tomes(v) if k in ("slay", "recruit", "build", "harvest", "change_die") else v)
+       for k, v in COMMAND_SCHEMAS.items()},
     "sail": _with_tomes(_cmd("sail", "Action [CS Sail]: pay 1 Map and sail to an island: Araby (buy the Goods in 'slots', "
                                      "0 top to 2 bottom), Nae Aerie (the Tomes in 'slots'), Exekratys (every token of "
                                      "'resource') or Amarynth (rescue the Noble in 'slot', paying in 'resource').",

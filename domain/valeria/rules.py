@@ -204,25 +204,37 @@ def die_cost(s: ValeriaState, seat: int, power: dict) -> dict:
     return {r: n for r, e in power.get("pay", {}).items() if (n := amount(s, seat, e))}
 
 
+def die_payments(s: ValeriaState, seat: int, cost: dict) -> list[dict]:
+    """Each {type: n} of face-up Tomes that, with tokens, pays a die change's cost ({} = tokens
+    only) [CS Tome Tokens] 'At any time during the game' (VP-13)."""
+    me = s.seats[seat]
+    out = [{}]
+    for r, n in sorted(cost.items()):
+        up = sum(1 for x in me.tomes if tome_type(x) == r) if s.cs else 0
+        out = [{**t, **({r: k} if k else {})} for t in out for k in range(0, min(up, n) + 1) if getattr(me, r) >= n - k]
+    return out
+
+
 def die_changes(s: ValeriaState, seat: int) -> list[dict]:
     """[BR p.7] each Domain that changes a die once per Roll Phase; VA-B7: never below 1 or above 6."""
     out = []
     for dom, power in changers(s, seat):
         if dom in s.changers_used:
             continue
-        if any(getattr(s.seats[seat], r) < n for r, n in die_cost(s, seat, power).items()):
-            continue
-        for die in (0, 1):
-            targets = [s.dice[die] + b for b in power.get("by", [])] + list(power.get("to", []))
-            for to in sorted(set(targets)):
-                if 1 <= to <= 6 and to != s.dice[die]:
-                    out.append({"type": "change_die", "domain": dom, "die": die, "to": to})
+        for tomes in die_payments(s, seat, die_cost(s, seat, power)):
+            for die in (0, 1):
+                targets = [s.dice[die] + b for b in power.get("by", [])] + list(power.get("to", []))
+                for to in sorted(set(targets)):
+                    if 1 <= to <= 6 and to != s.dice[die]:
+                        out.append({"type": "change_die", "domain": dom, "die": die, "to": to,
+                                    **({"tomes": tomes} if tomes else {})})
     return out
 
 
 def change_die(d: Draft, seat: int, cmd: dict) -> None:
     s = d.s
-    want = {"type": "change_die", "domain": cmd.get("domain"), "die": cmd.get("die"), "to": cmd.get("to")}
+    want = {"type": "change_die", "domain": cmd.get("domain"), "die": cmd.get("die"), "to": cmd.get("to"),
+            **({"tomes": cmd["tomes"]} if cmd.get("tomes") else {})}
     if cmd.get("domain") not in s.seats[seat].domains or not any(p for dom, p in changers(s, seat) if dom == cmd.get("domain")):
         raise Rejected("NO_SUCH_POWER", ROLL, "Only a Domain you own that changes dice can change a die.")
     if cmd["domain"] in s.changers_used:
@@ -231,8 +243,11 @@ def change_die(d: Draft, seat: int, cmd: dict) -> None:
         raise Rejected("CHANGE_NOT_ALLOWED", ROLL, "That Domain cannot change that die to that value (a die shows 1 to 6), "
                        "or you do not hold the tokens it costs.", ruling="VA-B7")
     cost = die_cost(s, seat, dict(changers(s, seat))[cmd["domain"]])
+    tomes = want.get("tomes", {})
     if cost:
-        d.emit("Paid", seat=seat, paid=cost, source=cmd["domain"])
+        flipped = face_up_tomes(s, seat, tomes)
+        paid = {r: n - tomes.get(r, 0) for r, n in cost.items() if n - tomes.get(r, 0)}
+        d.emit("Paid", seat=seat, paid={**paid, **({"tomes": flipped} if flipped else {})}, source=cmd["domain"])
     d.emit("DieChanged", domain=cmd["domain"], die=cmd["die"], **{"from": s.dice[cmd["die"]]}, to=cmd["to"])
     _on_doubles(d)
 
@@ -352,19 +367,24 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
                            "the Harvest.", ruling="VA-18")
     elif firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
         raise Rejected("THIEF_FIRST", HARVEST, "A power that takes from another player resolves first.", ruling="VP-2")
+    problem = tomes_problem(s, seat, cmd.get("tomes"))
+    if problem:
+        raise Rejected("NO_TOMES" if not s.cs else "CANNOT_PAY", HARVEST, problem, ruling="VA-22")
     option = _match(s, seat, item["effect"], cmd.get("choice", []), CS_ROLL if tier(item) == 0 else HARVEST,
-                    self_card=item["source"])
+                    self_card=item["source"], tomes=cmd.get("tomes") or None)
     _resolve_item(d, item, option)
     _settle_harvest(d)
 
 
-def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None):
+def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None, tomes=None):
     want = json.dumps(choice, sort_keys=True)  # strictly: 0 is not false
-    for opt in options(s, seat, effect, take_ok, self_card):
+    for opt in options(s, seat, effect, take_ok, self_card, tomes):
         if json.dumps(opt[0], sort_keys=True) == want:
             return opt
-    raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now "
-                   f"(send 'choice' as one of: {[o[0] for o in options(s, seat, effect, take_ok, self_card)][:12]}).", ruling="VP-9")
+    allowed = [o[0] for o in options(s, seat, effect, take_ok, self_card, tomes)][:12]
+    raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now"
+                   + (" with those Tomes, each of which must pay" if tomes else "")
+                   + f" (send 'choice' as one of: {allowed}).", ruling="VP-9")
 
 
 def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
@@ -374,7 +394,9 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
             if got:
                 d.emit("Gained", seat=seat, gained=got, source=source)
         elif op[0] == "pay":
-            d.emit("Paid", seat=seat, paid=op[1], source=source)
+            paid = {r: n for r, n in op[1].items() if n}
+            flipped = face_up_tomes(d.s, seat, op[2] if len(op) > 2 else {})
+            d.emit("Paid", seat=seat, paid={**paid, **({"tomes": flipped} if flipped else {})}, source=source)
         elif op[0] == "take":
             d.emit("Taken", seat=seat, **{"from": op[1]}, resource=op[2], amount=op[3], source=source)
         elif op[0] == "take_card":  # [BR p.6] a free card; '≤' ignores the '+'
@@ -521,6 +543,24 @@ def pay(s: ValeriaState, seat: int, main: str, amount: int, magic: int, augment,
     if flipped:
         out["tomes"] = flipped
     return out
+
+
+def face_up_tomes(s: ValeriaState, seat: int, tomes: dict) -> list[str]:
+    """The face-up Tomes flipped to pay {type: how many}: the first of each type, by id."""
+    return [t for r in sorted(tomes) for t in sorted(x for x in s.seats[seat].tomes if tome_type(x) == r)[:tomes[r]]]
+
+
+def tomes_problem(s: ValeriaState, seat: int, tomes) -> str | None:
+    """Why `tomes` {type: n} cannot be flipped now, or None [CS Tome Tokens]."""
+    if tomes is None:
+        return None
+    if not s.cs:
+        return "There are no Tomes without Crimson Seas."
+    up = s.seats[seat].tomes
+    if not isinstance(tomes, dict) or not set(tomes) <= set(RESOURCES) \
+            or any(not _count(k) or k < 1 or k > sum(1 for x in up if tome_type(x) == r) for r, k in tomes.items()):
+        return "Name face-up Tomes you have, {type: how many}, each at least 1."
+    return None
 
 
 def tome_type(tome: str) -> str:

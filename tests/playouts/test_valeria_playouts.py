@@ -106,6 +106,9 @@ def candidates(rng: random.Random, s) -> list[dict]:
          "resource": rng.choice(["gold", "strength", "magic"]), "magic": rng.randrange(3)},
         {"type": "sail", "island": "araby", "slots": [rng.randrange(3)], "tomes": {"gold": rng.randrange(3)}},
         {"type": "slay", "stack": rng.choice(stacks), "magic": rng.randrange(3), "tomes": {"strength": 1}},
+        {"type": "harvest", "item": rng.randrange(12), "choice": picks(), "tomes": {rng.choice(["gold", "magic"]): 1}},
+        {"type": "change_die", "domain": rng.choice(domains), "die": rng.randrange(2), "to": rng.randrange(1, 7),
+         "tomes": {"gold": rng.randrange(3)}},
     ]
 
 

@@ -555,3 +555,23 @@ def test_taking_a_random_monster_from_a_player_without_its_reward():
     assert of(events, "MonsterTaken")[0] | {} == {"type": "MonsterTaken", "seat": 0, "from": 1, "card": treant,
                                                    "source": "magpie_roost"}
     assert not of(events, "Gained")                                  # no reward
+
+
+def test_a_die_change_cost_may_be_paid_with_a_tome():
+    """[CS Tome Tokens] 'At any time during the game, you may flip the Tome token ...' also pays a
+    die change (BR p.18 Foxgrove Palisade: 2 Gold): one Gold token and one Gold Tome (VP-13)."""
+    import copy
+    from domain.valeria import CRIMSON_SEAS as CS
+    from tests.domain.valeria.table import SeasTable
+    content = copy.deepcopy(CS.default_content)
+    content["id"] = "die-costs-cs"
+    next(d for d in content["domains"] if d["id"] == "foxgrove")["ongoing"] = [
+        {"when": "roll", "change_die": {"to": [6], "pay": {"gold": 2}}}]
+    t = SeasTable(content=content).give(0, "foxgrove").give(0, "tome_gold")
+    t.purse(0, gold=1)
+    t.do(0, {"type": "roll_dice", "dice": [2, 4]})
+    body = {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 6, "tomes": {"gold": 1}}
+    assert body in CS.legal_commands(t.state, 0) and {**body, "tomes": {}} not in CS.legal_commands(t.state, 0)
+    t.rejects(0, {k: v for k, v in body.items() if k != "tomes"}, "CHANGE_NOT_ALLOWED")
+    events = t.do(0, body)
+    assert of(events, "Paid")[0]["paid"] == {"gold": 1, "tomes": ["tome_gold#2"]} and t.seat(0).gold == 0
