@@ -66,7 +66,15 @@ def test_the_goods_example_three_artifacts_and_two_jewels_score_eleven():
     Victory Points for the Artifacts and 4 for the Jewels for a total of 11 Victory Points.'"""
     t = SeasTable()
     t.seat(0).goods = ["artifacts#2", "artifacts#3", "artifacts#4", "jewels#2", "jewels#3"]
+    for g in t.seat(0).goods:
+        t.state.goods_supply.remove(g)
     assert points(t.state, 0)["goods"] == 11
+    t.state.exhausted = ["a", "b", "c", "d"]                   # the end is met: play the round out
+    for seat in (0, 1):
+        t.to_actions()
+        t.do(seat, {"type": "gain_resource", "resource": "gold"})
+        t.do(seat, {"type": "gain_resource", "resource": "gold"})
+    assert t.state.finished and t.state.result["points"][0]["goods"] == 11
 
 
 def test_the_first_tome_example_a_gold_tome_pays_the_gold():
