@@ -1,24 +1,27 @@
 """Valeria: Card Kingdoms, first edition (2 to 5 players), from ../shared/rules/valeria-card-kingdoms-base.txt.
 
-Every rule of the base game is enforced: the center stacks, starters, resources and Dukes
-dealt; the Roll Phase with die-changing Domains; the Harvest with each die and the sum,
-on-turn and off-turn powers, doubles, the Thief first and the "take any one Resource" rule;
-the two actions (slay, recruit with its rising cost, build with its Role icons, take a
-resource) with Magic standing in for Gold or Strength; exhausted stacks; the three end
-conditions with equal turns; scoring with the Duke and the tie-break; the 5-player Resting
-player. Where the rulebook is silent Parley rules as docs/rulings.md records (VA-n from the
-rules notes, VP-n its own). Card data is content (content/schema.json) whose powers are
-written in the effect language of effects.py; the default set is invented reference content,
-labelled as not the printed cards. Hidden information: see view.py. Not supported (refused at
-creation): solo play, the mixed-Citizens variant, the second edition and every expansion but
-Crimson Seas.
+The base game's rules are enforced: the center stacks, starters, resources and Dukes dealt; the
+Roll Phase with die-changing Domains (some paying for it); the Harvest with each die and the
+sum, on-turn and off-turn powers, doubles, the Thief first and the "take any one Resource"
+rule; the two actions (slay, recruit with its rising cost, build with its Role icons, take a
+resource, and any additional action a reward grants) with Magic standing in for Gold or
+Strength; exhausted stacks; the three end conditions with equal turns; scoring with the Duke
+and the tie-break; the 5-player Resting player. Where the rulebook is silent Parley rules as
+docs/rulings.md records (VA-n from the rules notes, VP-n its own), which also lists, rule by
+rule, where each is enforced and tested. Card data is content (content/schema.json) whose
+powers are written in the effect language of effects.py; the default set is invented reference
+content, labelled as not the printed cards. Hidden information: see view.py. Not supported
+(refused at creation): solo play, the mixed-Citizens variant, the second edition and every
+expansion but Crimson Seas.
 
 CRIMSON_SEAS is the same engine with the expansion on (../shared/rules/crimson-seas.txt): the
 Island Board and its setup, sixes feeding Exekratys, the Coxswain replacing "take any one
 Resource", Sail to the four islands with their purchase and refresh rules, Gain a Map,
 Wardens, "+" Monsters, Tomes flipped to pay and restored after the End Phase, Monster Events
 waiting on the Exhausted stack, the three island end conditions, Goods, Noble and Tome scoring.
-Not modelled: Goods or Tome discounts (no reference card has one, VA-11).
+Discounts are one construct of the card data (an owned Domain's `discount`): an amount off the
+price of a recruit, build, slay, each Goods or Tome bought, or a Noble rescue, or the '+'
+surcharge waived; every price (decide and legal_commands alike) is computed with it (VP-12).
 """
 from __future__ import annotations
 

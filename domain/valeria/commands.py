@@ -47,12 +47,17 @@ COMMAND_SCHEMAS = {
                   {"stack": ID, "magic": MAGIC}, ["stack"]),
     "gain_resource": _cmd("gain_resource", "Action: take one Gold, Strength or Magic from the Bank.",
                           {"resource": {"enum": ["gold", "strength", "magic"]}}, ["resource"]),
-    "resolve": _cmd("resolve", "Action Phase: resolve the reward of the Monster slain or the Domain built.", {"choice": CHOICE}),
+    "resolve": _cmd("resolve", "Action Phase: resolve the reward of the Monster slain or the Domain built.",
+                    {"choice": CHOICE,
+                     "reward": {"type": "integer", "minimum": 0, "maximum": 20, "default": 0,
+                                "description": "which of the rewards and powers waiting to resolve goes now, when several "
+                                               "take effect at once: the order is yours [BR p.15]"}}),
 }
 
 
 TOMES = {"type": "object", "additionalProperties": False, "default": {},
-         "description": "Crimson Seas: how many face-up Tomes of each type you flip to pay (each pays 1 of its type)",
+         "description": "Crimson Seas: how many face-up Tomes of each type you flip to pay (each pays 1 of its type): "
+                        "an action's price, a Harvest exchange, a die change's cost [CS Tome Tokens 'At any time']",
          "properties": {r: {"type": "integer", "minimum": 1, "maximum": 24} for r in ("gold", "strength", "magic")}}
 
 
@@ -61,7 +66,8 @@ def _with_tomes(schema: dict) -> dict:
 
 
 CS_COMMAND_SCHEMAS = {
-    **{k: (_with_tomes(v) if k in ("slay", "recruit", "build") else v) for k, v in COMMAND_SCHEMAS.items()},
+    **{k: (_with_tomes(v) if k in ("slay", "recruit", "build", "harvest", "change_die") else v)
+       for k, v in COMMAND_SCHEMAS.items()},
     "sail": _with_tomes(_cmd("sail", "Action [CS Sail]: pay 1 Map and sail to an island: Araby (buy the Goods in 'slots', "
                                      "0 top to 2 bottom), Nae Aerie (the Tomes in 'slots'), Exekratys (every token of "
                                      "'resource') or Amarynth (rescue the Noble in 'slot', paying in 'resource').",

@@ -8,8 +8,10 @@ A card's power is a small JSON tree (content/schema.json, $defs/effect):
     may e                      optional
     exchange {pay, gain}       pay to the Bank to gain; optional                   [BR p.8 Monk]
     take_from {resources, max} up to max of one resource from one opponent        [BR p.7 Thief]
-    take_card {kind, max_cost} a Center card free, a Citizen's '+' ignored         [BR p.6, p.12]
+    take_card {kind, max_cost, name} a Center card free, a Citizen's '+' ignored   [BR p.6, p.12, p.18]
     banish kind                remove the top card of a Center stack from the game [FF p.2 Banish]
+    return_card kind           one of yours back on top of its Center stack       [BR p.19]
+    take_monster "random"      a random Monster of a chosen opponent's, no reward  [BR p.19]
 Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
     gain {map: expr}           Maps from the Bank, as many as are left            [CS Gain a Map], VA-35
     take_island kind           a face-up Goods, Tome or Noble, free; then refresh  [CS Icons]
@@ -17,7 +19,13 @@ Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
     place_on_self resource     the active player places one of theirs on it       [CS Ghost Ship]
     flip citizen               an opponent's face-up Citizen goes face down       [CS Skeleton Army]
     offer_exekratys n          (the rule, not a card) a token of choice into Exekratys [CS Roll Phase]
+and in both:
+    action kind                an additional action, not one of the two           [BR p.15]
 and expr is an int or plus + times * floor(count / div) of a counter of the owner's tableau.
+A Domain's ongoing powers (schema $defs/ongoing) are read by rules.py: change_die in the Roll
+Phase, an effect after each slay or in its owner's Harvest, exekratys_immune, and discount
+{action, amount | ignore_plus}, which every price computation applies (rules.price, sail_price,
+rescue_cost).
 
 options() lists every way an effect can be resolved as (choice, ops): `choice` is the list of
 picks a player sends, in the order the tree asks them (an index for choose, a resource for
@@ -30,7 +38,7 @@ from __future__ import annotations
 RESOURCES = ("gold", "strength", "magic")
 ROLES = ("worker", "soldier", "holy", "shadow")
 CHOICE_NODES = ("wild", "choose", "may", "exchange", "take_from", "take_card", "banish", "take_island", "flip",
-                "offer_exekratys")
+                "offer_exekratys", "return_card", "take_monster")
 ISLANDS = {"goods": "araby", "tome": "nae_aerie", "noble": "amarynth"}
 
 
@@ -89,11 +97,16 @@ def has_choice(effect: dict) -> bool:
     return False
 
 
-def options(s, seat: int, effect: dict, take_ok=None, self_card: str | None = None) -> list[tuple[list, list]]:
+def options(s, seat: int, effect: dict, take_ok=None, self_card: str | None = None,
+            tomes: dict | None = None) -> list[tuple[list, list]]:
     """Every resolution of effect for seat now: [(choice, ops)]. take_ok(stack) may forbid a
-    Center stack to take_card (the Pirate Blockade); self_card is the card whose power it is."""
+    Center stack to take_card (the Pirate Blockade); self_card is the card whose power it is;
+    tomes {type: n}: face-up Tomes flipped to pay its exchanges, each used (VA-22)."""
     purse = {r: getattr(s.seats[seat], r) for r in RESOURCES}
-    return [(picks, ops) for picks, ops, _ in _walk(s, seat, effect, purse, (take_ok, self_card))]
+    purse.update({"tome:" + r: n for r, n in (tomes or {}).items()})
+    walked = _walk(s, seat, effect, purse, (take_ok, self_card))
+    return [(picks, [op for op in ops if op[0] != "lost"]) for picks, ops, end in walked
+            if not any(end.get("tome:" + r) for r in RESOURCES)]
 
 
 def _walk(s, seat, effect, purse, ctx):
@@ -114,20 +127,24 @@ def _walk(s, seat, effect, purse, ctx):
             partial = [(p + p2, o + o2, pu2) for p, o, pu in partial for p2, o2, pu2 in _walk(s, seat, sub, pu, ctx)]
         yield from partial
     elif kind == "choose":
-        for i, sub in enumerate(arg):
-            for p, o, pu in _walk(s, seat, sub, purse, ctx):
-                yield [i] + p, o, pu
+        # '|': one of them; [BR p.18 Bane Spider] a branch whose take finds nothing is not a choice while another acts
+        every = [([i] + p, o, pu) for i, sub in enumerate(arg) for p, o, pu in _walk(s, seat, sub, purse, ctx)]
+        acting = [x for x in every if ("lost",) not in x[1]]
+        yield from (acting or every)
     elif kind == "may":
         yield [False], [], purse
         for p, o, pu in _walk(s, seat, arg, purse, ctx):
-            yield [True] + p, o, pu
+            if ("lost",) not in o:  # a 'may' whose take would find nothing is declined (VP-6)
+                yield [True] + p, o, pu
     elif kind == "exchange":
         yield [False], [], purse
         pay = arg["pay"]
-        if all(purse[r] >= n for r, n in pay.items()):
-            after = _plus(purse, {r: -n for r, n in pay.items()})
+        flip = {r: min(purse.get("tome:" + r, 0), n) for r, n in pay.items()}  # [CS Tome Tokens] Tomes first
+        if all(purse[r] >= n - flip[r] for r, n in pay.items()):
+            after = _plus(purse, {**{r: flip[r] - n for r, n in pay.items()}, **{"tome:" + r: -k for r, k in flip.items()}})
+            tomes = {r: k for r, k in flip.items() if k}
             for p, o, pu in _walk(s, seat, arg["gain"], after, ctx):
-                yield [True] + p, [("pay", dict(pay))] + o, pu
+                yield [True] + p, [("pay", {r: n - flip[r] for r, n in pay.items()}, tomes)] + o, pu
     elif kind == "take_from":
         for victim in range(len(s.seats)):
             if victim == seat:
@@ -136,11 +153,11 @@ def _walk(s, seat, effect, purse, ctx):
                 n = min(arg["max"], getattr(s.seats[victim], r))
                 yield [{"seat": victim, "resource": r}], [("take", victim, r, n)], _plus(purse, {r: n})
     elif kind == "take_card":
-        stacks = s.takeable(arg["kind"], arg.get("max_cost"))
+        stacks = s.takeable(arg["kind"], arg.get("max_cost"), arg.get("name"))
         if take_ok is not None:
             stacks = [st for st in stacks if take_ok(st)]
         if not stacks:
-            yield [], [], purse  # nothing to take: the reward is lost
+            yield [], [("lost",)], purse  # nothing to take: the reward is lost (VP-6)
         for st in stacks:
             yield [st], [("take_card", st)], purse
     elif kind == "banish":
@@ -153,7 +170,7 @@ def _walk(s, seat, effect, purse, ctx):
         island = ISLANDS[arg]
         slots = [i for i, x in enumerate(getattr(s, "nae" if island == "nae_aerie" else island)) if x is not None]
         if not slots:
-            yield [], [], purse
+            yield [], [("lost",)], purse
         for i in slots:
             yield [i], [("take_island", island, i)], purse
     elif kind == "add_tokens":
@@ -172,6 +189,25 @@ def _walk(s, seat, effect, purse, ctx):
             yield [], [], purse
         for tg in targets:
             yield [tg], [("flip", tg["seat"], tg["card"])], purse
+    elif kind == "return_card":
+        # [BR p.19 Nest of the Weaver Woman, Watcher on the Water] back on top of its stack in the Center
+        me = s.seats[seat]
+        owned = me.citizens if arg == "citizen" else me.victory
+        targets = [(c, s.home(c)) for c in owned if s.card(c)["kind"] == arg and s.home(c) is not None]
+        if not targets:
+            yield [], [("lost",)], purse
+        for c, stack in targets:
+            yield [c], [("return", c, stack)], purse
+    elif kind == "take_monster":
+        # [BR p.19 Purloiner's Perch] one opponent of your choice; which Monster is drawn when resolved
+        victims = [i for i, x in enumerate(s.seats) if i != seat and x.victory]
+        if not victims:
+            yield [], [("lost",)], purse
+        for i in victims:
+            yield [i], [("take_monster", i)], purse
+    elif kind == "action":
+        # [BR p.15] a reward may grant an additional action; outside the Action Phase there is none to take (VP-6)
+        yield [], ([("grant", arg)] if s.phase == "action" else []), purse
     elif kind == "offer_exekratys":
         have = [r for r in RESOURCES if purse[r] > 0]
         if not have:  # VA-8: place what you can; none is fine

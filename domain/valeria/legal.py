@@ -5,11 +5,12 @@ without their outcome fields ('dice', 'revealed'); table_inputs() says what may 
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from itertools import combinations
 
 from .effects import RESOURCES, options
-from .rules import (ACTIONS, CS_ACTIONS, blocked, die_changes, first_items, open_commands, pay, price, rescue_cost,
+from .rules import (ACTIONS, CS_ACTIONS, blocked, die_changes, end_of_roll, first_items, open_commands, pay, price, rescue_cost,
                     roles_met, sail_price, take_ok, to_move, tome_type)
 from .state import ValeriaState
 
@@ -26,6 +27,30 @@ def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int):
             for b in range(0, min(up["magic"], magic + m) + 1):
                 if magic + m - b <= have_magic:
                     yield m, {k: v for k, v in ((main, a), ("magic", b)) if v}
+
+
+def _exchange_tomes(s: ValeriaState, seat: int, effect: dict) -> list[dict]:
+    """Each non-empty {type: n} of the seat's face-up Tomes that the effect's exchanges could use."""
+    me = s.seats[seat]
+    if not s.cs or not me.tomes or "exchange" not in json.dumps(effect):
+        return []
+    most = Counter()
+
+    def walk(e):
+        if isinstance(e, dict):
+            for k, v in e.items():
+                if k == "exchange":
+                    most.update(v["pay"])
+                walk(v)
+        elif isinstance(e, list):
+            for v in e:
+                walk(v)
+    walk(effect)
+    up = Counter(tome_type(t) for t in me.tomes)
+    out = [{}]
+    for r in sorted(most):
+        out = [{**t, **({r: k} if k else {})} for t in out for k in range(0, min(up[r], most[r]) + 1)]
+    return [t for t in out if t]
 
 
 def _body(base: dict, m: int, tomes: dict) -> dict:
@@ -49,12 +74,21 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
         return [{"type": "announce_roll"}] + die_changes(s, seat)
     if "harvest" in open_now:
         firsts = first_items(s)
-        items = firsts[:1] if firsts else [i for i in s.items if i["seat"] == seat]
-        return [{"type": "harvest", "item": i["id"], "choice": c}
-                for i in items for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
+        if firsts and firsts[0].get("tier") == 0:
+            items = end_of_roll(s)  # VA-18: in any order
+        else:
+            items = firsts[:1] if firsts else [i for i in s.items if i["seat"] == seat]
+        out = []
+        for i in items:
+            out += [{"type": "harvest", "item": i["id"], "choice": c} for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
+            for tomes in _exchange_tomes(s, seat, i["effect"]):  # VA-22: Tomes pay an exchange at any time
+                out += [{"type": "harvest", "item": i["id"], "choice": c, "tomes": tomes}
+                        for c, _ in options(s, seat, i["effect"], self_card=i["source"], tomes=tomes)]
+        return out
     if "resolve" in open_now:
-        p = s.pending[0]
-        return [{"type": "resolve", "choice": c} for c, _ in options(s, seat, p["effect"], take_ok(s), p["source"])]
+        # [BR p.15] of several rewards at once, any may go first (VP-4)
+        return [{"type": "resolve", "choice": c, **({"reward": k} if k else {})} for k, p in enumerate(s.pending)
+                for c, _ in options(s, seat, p["effect"], take_ok(s), p["source"])]
     out = []
     monsters = list(s.monsters) + sorted(st for st in s.event_at if st not in s.monsters)
     for action, stacks in (("slay", monsters), ("recruit", s.citizens), ("build", s.domains)):
@@ -71,7 +105,7 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
     if s.cs:
         out += _crimson_seas(s, seat)
     assert set(c["type"] for c in out) <= set(ACTIONS) | set(CS_ACTIONS)
-    return out
+    return [c for c in out if c["type"] in open_now]  # [BR p.15] only the granted one, when there is one
 
 
 def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
@@ -87,6 +121,7 @@ def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
                 for m, tomes in payments(s, seat, "gold", cost, 0):
                     out.append(_body({"type": "sail", "island": island, "slots": list(chosen)}, m, tomes))
     out += [{"type": "sail", "island": "exekratys", "resource": r} for r in RESOURCES]
+    out.append({"type": "sail", "island": "amarynth"})  # [CS Sail] 'you may rescue': a visit without (VA-10)
     cost = rescue_cost(s, seat)
     up = Counter(tome_type(t) for t in me.tomes)
     for slot, noble in enumerate(s.amarynth):
@@ -102,6 +137,8 @@ def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
 
 
 def _reveals(s: ValeriaState, cmd: dict) -> bool:
+    if cmd["type"] == "resolve" and any("take_monster" in json.dumps(p["effect"]) for p in s.pending):
+        return True  # [BR p.19] a Monster drawn at random
     return "domain" in str(cmd.get("stack", "")) or any("domain_" in str(x) for x in cmd.get("choice", []) or [])
 
 
@@ -117,5 +154,6 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
             out[cmd["type"]] = {"revealed": {"count": "each card or token turned face up by this command, in order "
                                                       "(none when nothing face down is turned up)",
                                              "from": "the face-down Domains" + (", Monster Events, Goods and Tomes supplies "
-                                                                                "and Noble deck" if s.cs else "")}}
+                                                                                "and Noble deck" if s.cs else "")
+                                                     + ", or the Victory stack a Monster is drawn from at random"}}
     return out

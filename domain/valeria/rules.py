@@ -13,7 +13,7 @@ import json
 from .. import kit
 from ..chance import CHANCE_RULE
 from ..ruleset import Rejected
-from .effects import RESOURCES, ROLES, has_choice, options
+from .effects import RESOURCES, ROLES, amount, has_choice, options
 from .state import ValeriaState, evolve
 
 SETUP = "BR p.5 Game Setup"
@@ -86,7 +86,11 @@ def open_commands(s: ValeriaState) -> set[str]:
     if s.phase == "harvest":
         return {"harvest"}
     if s.phase == "action":
-        return {"resolve"} if s.pending else set(ACTIONS) | (set(CS_ACTIONS) if s.cs else set())
+        if s.pending:
+            return {"resolve"}
+        if s.granted:  # [BR p.15] the additional action granted, at once
+            return {s.granted[0]}
+        return set(ACTIONS) | (set(CS_ACTIONS) if s.cs else set())
     return set()
 
 
@@ -100,6 +104,18 @@ def first_items(s: ValeriaState) -> list[dict]:
     """What must resolve before the rest, in order; the active player first, then clockwise."""
     n = len(s.seats)
     return sorted((i for i in s.items if tier(i) < 2), key=lambda i: (tier(i), (i["seat"] - s.active) % n, i["id"]))
+
+
+def end_of_roll(s: ValeriaState) -> list[dict]:
+    """The end-of-Roll-Phase steps still to resolve: any of them may go next (VA-18)."""
+    return [i for i in s.items if tier(i) == 0]
+
+
+def in_order(steps: list[dict]) -> bool:
+    """Whether the order of these steps cannot matter, so they resolve as listed: it matters only
+    between two steps taking the active player's tokens (the Exekratys offerings and a Ghost Ship)."""
+    spending = {i["source"] for i in steps if any(k in json.dumps(i["effect"]) for k in ("offer_exekratys", "place_on_self"))}
+    return len(spending) <= 1
 
 
 def to_move(s: ValeriaState) -> list[int]:
@@ -125,7 +141,11 @@ def moment(s: ValeriaState) -> str:
     if s.phase == "harvest":
         return "the Thief acts first" if first_items(s) else "players resolve their activated Citizens"
     if s.phase == "action":
-        return "the active player resolves a reward" if s.pending else f"the active player takes an action ({s.actions_left} left)"
+        if s.pending:
+            return "the active player resolves a reward"
+        if s.granted:
+            return f"the active player takes the additional action a reward granted ({WORDS[s.granted[0]]})"
+        return f"the active player takes an action ({s.actions_left} left)"
     return "the game is over"
 
 
@@ -157,11 +177,42 @@ def _start_turn(d: Draft, seat: int, turn: int) -> None:
 def roll_dice(d: Draft, seat: int, cmd: dict) -> None:
     dice = d.chance.roll(2, [1, 2, 3, 4, 5, 6], cmd.get("dice"), "dice")  # [BR p.7] roll the 2 dice
     d.emit("DiceRolled", seat=seat, dice=dice)
+    _on_doubles(d)
+
+
+def _on_doubles(d: Draft) -> None:
+    """[BR p.18-19 Gargan's Embrace] a power 'on doubles' triggers for its owner, whoever rolls,
+    each time the dice become doubles: when rolled, and when changed to (another) pair."""
+    s = d.s
+    if s.dice[0] != s.dice[1]:
+        return
+    for who, x in enumerate(s.seats):
+        for dom in x.domains:
+            for p in s.card(dom).get("ongoing", []):
+                if p["when"] == "doubles":
+                    _apply(d, who, options(s, who, p["effect"], self_card=dom)[0][1], dom)
 
 
 def changers(s: ValeriaState, seat: int) -> list[tuple[str, dict]]:
     return [(dom, p["change_die"]) for dom in s.seats[seat].domains for p in s.card(dom).get("ongoing", [])
             if p["when"] == "roll" and "change_die" in p]
+
+
+def die_cost(s: ValeriaState, seat: int, power: dict) -> dict:
+    """[BR p.18-19] what a die change costs (Foxgrove Palisade: 2 Gold; the Desert Orchid: 1 Gold
+    per Holy Citizen, so 0 without one), in tokens only (VP-13)."""
+    return {r: n for r, e in power.get("pay", {}).items() if (n := amount(s, seat, e))}
+
+
+def die_payments(s: ValeriaState, seat: int, cost: dict) -> list[dict]:
+    """Each {type: n} of face-up Tomes that, with tokens, pays a die change's cost ({} = tokens
+    only) [CS Tome Tokens] 'At any time during the game' (VP-13)."""
+    me = s.seats[seat]
+    out = [{}]
+    for r, n in sorted(cost.items()):
+        up = sum(1 for x in me.tomes if tome_type(x) == r) if s.cs else 0
+        out = [{**t, **({r: k} if k else {})} for t in out for k in range(0, min(up, n) + 1) if getattr(me, r) >= n - k]
+    return out
 
 
 def die_changes(s: ValeriaState, seat: int) -> list[dict]:
@@ -170,25 +221,35 @@ def die_changes(s: ValeriaState, seat: int) -> list[dict]:
     for dom, power in changers(s, seat):
         if dom in s.changers_used:
             continue
-        for die in (0, 1):
-            targets = [s.dice[die] + b for b in power.get("by", [])] + list(power.get("to", []))
-            for to in sorted(set(targets)):
-                if 1 <= to <= 6 and to != s.dice[die]:
-                    out.append({"type": "change_die", "domain": dom, "die": die, "to": to})
+        for tomes in die_payments(s, seat, die_cost(s, seat, power)):
+            for die in (0, 1):
+                targets = [s.dice[die] + b for b in power.get("by", [])] + list(power.get("to", []))
+                for to in sorted(set(targets)):
+                    if 1 <= to <= 6 and to != s.dice[die]:
+                        out.append({"type": "change_die", "domain": dom, "die": die, "to": to,
+                                    **({"tomes": tomes} if tomes else {})})
     return out
 
 
 def change_die(d: Draft, seat: int, cmd: dict) -> None:
     s = d.s
-    want = {"type": "change_die", "domain": cmd.get("domain"), "die": cmd.get("die"), "to": cmd.get("to")}
+    want = {"type": "change_die", "domain": cmd.get("domain"), "die": cmd.get("die"), "to": cmd.get("to"),
+            **({"tomes": cmd["tomes"]} if cmd.get("tomes") else {})}
     if cmd.get("domain") not in s.seats[seat].domains or not any(p for dom, p in changers(s, seat) if dom == cmd.get("domain")):
         raise Rejected("NO_SUCH_POWER", ROLL, "Only a Domain you own that changes dice can change a die.")
     if cmd["domain"] in s.changers_used:
         raise Rejected("POWER_USED", ROLL, "Each Domain that changes a die may be used once per Roll Phase.")
     if want not in die_changes(s, seat):
-        raise Rejected("CHANGE_NOT_ALLOWED", ROLL, "That Domain cannot change that die to that value (a die shows 1 to 6).",
-                       ruling="VA-B7")
+        raise Rejected("CHANGE_NOT_ALLOWED", ROLL, "That Domain cannot change that die to that value (a die shows 1 to 6), "
+                       "or you do not hold the tokens it costs.", ruling="VA-B7")
+    cost = die_cost(s, seat, dict(changers(s, seat))[cmd["domain"]])
+    tomes = want.get("tomes", {})
+    if cost:
+        flipped = face_up_tomes(s, seat, tomes)
+        paid = {r: n - tomes.get(r, 0) for r, n in cost.items() if n - tomes.get(r, 0)}
+        d.emit("Paid", seat=seat, paid={**paid, **({"tomes": flipped} if flipped else {})}, source=cmd["domain"])
     d.emit("DieChanged", domain=cmd["domain"], die=cmd["die"], **{"from": s.dice[cmd["die"]]}, to=cmd["to"])
+    _on_doubles(d)
 
 
 def announce_roll(d: Draft, seat: int, cmd: dict) -> None:
@@ -265,6 +326,8 @@ def _settle_harvest(d: Draft) -> None:
     s = d.s
     while True:
         firsts = first_items(s)
+        if firsts and tier(firsts[0]) == 0 and not in_order(end_of_roll(s)):
+            return  # [BR p.15] the active player orders the end-of-Roll-Phase steps (VA-18)
         if firsts and (tier(firsts[0]) == 0 or s.activated):
             item = firsts[0]
             opts = options(s, item["seat"], item["effect"], self_card=item["source"])
@@ -298,21 +361,30 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
     if item is None:
         raise Rejected("NO_SUCH_ACTIVATION", HARVEST, "You have no such activated power to resolve.")
     firsts = first_items(s)
-    if firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
+    if firsts and tier(firsts[0]) == 0:
+        if tier(item) != 0:
+            raise Rejected("THIEF_FIRST", CS_ROLL, "The end of the Roll Phase (Exekratys, Monster Events) resolves before "
+                           "the Harvest.", ruling="VA-18")
+    elif firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
         raise Rejected("THIEF_FIRST", HARVEST, "A power that takes from another player resolves first.", ruling="VP-2")
+    problem = tomes_problem(s, seat, cmd.get("tomes"))
+    if problem:
+        raise Rejected("NO_TOMES" if not s.cs else "CANNOT_PAY", HARVEST, problem, ruling="VA-22")
     option = _match(s, seat, item["effect"], cmd.get("choice", []), CS_ROLL if tier(item) == 0 else HARVEST,
-                    self_card=item["source"])
+                    self_card=item["source"], tomes=cmd.get("tomes") or None)
     _resolve_item(d, item, option)
     _settle_harvest(d)
 
 
-def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None):
+def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None, tomes=None):
     want = json.dumps(choice, sort_keys=True)  # strictly: 0 is not false
-    for opt in options(s, seat, effect, take_ok, self_card):
+    for opt in options(s, seat, effect, take_ok, self_card, tomes):
         if json.dumps(opt[0], sort_keys=True) == want:
             return opt
-    raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now "
-                   f"(send 'choice' as one of: {[o[0] for o in options(s, seat, effect, take_ok, self_card)][:12]}).", ruling="VP-9")
+    allowed = [o[0] for o in options(s, seat, effect, take_ok, self_card, tomes)][:12]
+    raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now"
+                   + (" with those Tomes, each of which must pay" if tomes else "")
+                   + f" (send 'choice' as one of: {allowed}).", ruling="VP-9")
 
 
 def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
@@ -322,7 +394,9 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
             if got:
                 d.emit("Gained", seat=seat, gained=got, source=source)
         elif op[0] == "pay":
-            d.emit("Paid", seat=seat, paid=op[1], source=source)
+            paid = {r: n for r, n in op[1].items() if n}
+            flipped = face_up_tomes(d.s, seat, op[2] if len(op) > 2 else {})
+            d.emit("Paid", seat=seat, paid={**paid, **({"tomes": flipped} if flipped else {})}, source=source)
         elif op[0] == "take":
             d.emit("Taken", seat=seat, **{"from": op[1]}, resource=op[2], amount=op[3], source=source)
         elif op[0] == "take_card":  # [BR p.6] a free card; '≤' ignores the '+'
@@ -341,6 +415,13 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
             d.emit("TokensAdded", seat=seat, card=op[1], resource=op[2], amount=1)
         elif op[0] == "flip":
             d.emit("CitizenFlipped", seat=seat, target=op[1], card=op[2], source=source)
+        elif op[0] == "return":  # [BR p.19] back on top of its stack, which is no longer exhausted (VP-17)
+            d.emit("CardReturned", seat=seat, card=op[1], stack=op[2], source=source)
+        elif op[0] == "take_monster":  # [BR p.19] drawn at random (server seed, or named by the table); no reward
+            card = d.reveal(sorted(d.s.seats[op[1]].victory))
+            d.emit("MonsterTaken", seat=seat, **{"from": op[1]}, card=card, source=source)
+        elif op[0] == "grant":
+            d.emit("ActionGranted", seat=seat, action=op[1], source=source)
         elif op[0] == "take_island":
             d.emit("IslandBought", seat=seat, island=op[1], slots=[op[2]], items=[_slots(d.s, op[1])[op[2]]], source=source)
             _refresh(d, op[1])
@@ -393,9 +474,22 @@ def _refresh(d: Draft, island: str) -> None:
 
 # ---------------------------------------------------------------- Action Phase
 
+def _discounts(s: ValeriaState, seat: int, action: str) -> list[dict]:
+    """The discount powers of the Domains a seat owns for one kind of purchase (content/schema.json
+    $defs/ongoing.discount): the card overrides the rulebook's price [BR p.10, p.15]."""
+    return [p["discount"] for dom in s.seats[seat].domains for p in s.card(dom).get("ongoing", [])
+            if "discount" in p and p["discount"]["action"] == action]
+
+
 def discount(s: ValeriaState, seat: int, action: str) -> int:
-    return sum(p["discount"]["amount"] for dom in s.seats[seat].domains for p in s.card(dom).get("ongoing", [])
-               if "discount" in p and p["discount"]["action"] == action)
+    """How much lower each price of that kind is (summed over the seat's Domains; VP-7: never below 0)."""
+    return sum(x.get("amount", 0) for x in _discounts(s, seat, action))
+
+
+def ignores_plus(s: ValeriaState, seat: int, action: str) -> bool:
+    """A power that waives the '+' surcharge: a Citizen's copies [BR p.9], a '+' Monster's copies
+    [CS Monster Cards], the Nobles already rescued [CS Sail - Amarynth]."""
+    return any(x.get("ignore_plus") for x in _discounts(s, seat, action))
 
 
 def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
@@ -403,7 +497,7 @@ def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
     card = s.card(s.top(stack))
     if action == "slay":   # [BR p.9] Strength (Magic may augment) and the printed Magic besides
         strength, magic = card["strength"], card["magic"]
-        if card.get("plus"):  # [CS Monster Cards] +1 per copy of the same name already slain (VA-24)
+        if card.get("plus") and not ignores_plus(s, seat, "slay"):  # [CS Monster Cards] +1 per copy slain (VA-24)
             same = sum(1 for m in s.seats[seat].victory if s.card(m)["name"] == card["name"])
             strength += same if "strength" in card["plus"] else 0
             magic += same if "magic" in card["plus"] else 0
@@ -413,6 +507,7 @@ def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
         return {"main": "strength", "amount": max(0, strength - discount(s, seat, "slay")), "magic": magic}
     if action == "recruit":  # [BR p.9] base cost + 1 per copy of the same name you own
         same = sum(1 for c in s.seats[seat].citizens if s.card(c)["name"] == card["name"])
+        same = 0 if ignores_plus(s, seat, "recruit") else same
         return {"main": "gold", "amount": max(0, card["cost"] + same - discount(s, seat, "recruit")), "magic": 0}
     return {"main": "gold", "amount": max(0, card["cost"] - discount(s, seat, "build")), "magic": 0}  # [BR p.10]
 
@@ -448,6 +543,24 @@ def pay(s: ValeriaState, seat: int, main: str, amount: int, magic: int, augment,
     if flipped:
         out["tomes"] = flipped
     return out
+
+
+def face_up_tomes(s: ValeriaState, seat: int, tomes: dict) -> list[str]:
+    """The face-up Tomes flipped to pay {type: how many}: the first of each type, by id."""
+    return [t for r in sorted(tomes) for t in sorted(x for x in s.seats[seat].tomes if tome_type(x) == r)[:tomes[r]]]
+
+
+def tomes_problem(s: ValeriaState, seat: int, tomes) -> str | None:
+    """Why `tomes` {type: n} cannot be flipped now, or None [CS Tome Tokens]."""
+    if tomes is None:
+        return None
+    if not s.cs:
+        return "There are no Tomes without Crimson Seas."
+    up = s.seats[seat].tomes
+    if not isinstance(tomes, dict) or not set(tomes) <= set(RESOURCES) \
+            or any(not _count(k) or k < 1 or k > sum(1 for x in up if tome_type(x) == r) for r, k in tomes.items()):
+        return "Name face-up Tomes you have, {type: how many}, each at least 1."
+    return None
 
 
 def tome_type(tome: str) -> str:
@@ -495,7 +608,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
                        f"It costs {p['amount']} {p['main']}" + (f" and {p['magic']} magic" if p["magic"] else "")
                        + f"; Magic may stand in for {p['main']} only if at least one {p['main']} token is spent, "
                          "and you must hold what you pay (each Tome named once, face up).")
-    d.emit("ActionTaken", seat=seat, action=action)
+    _took(d, seat, action)
     d.emit("CardGained", seat=seat, stack=stack, card=top, how=action, paid=paid)
     card = s.card(top)
     if card.get("event"):  # [CS Action Phase] an Exhausted card from the bottom takes its place (VA-27)
@@ -514,6 +627,14 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
     _settle_action(d)
 
 
+def _took(d: Draft, seat: int, action: str) -> None:
+    """One of the two actions [BR p.8], or the additional one a reward granted [BR p.15]."""
+    if d.s.granted:
+        d.emit("ActionTaken", seat=seat, action=action, granted=True)
+    else:
+        d.emit("ActionTaken", seat=seat, action=action)
+
+
 def slay(d: Draft, seat: int, cmd: dict) -> None:
     _take_action(d, seat, cmd, "slay", SLAY, "monster")
 
@@ -530,7 +651,7 @@ def gain_resource(d: Draft, seat: int, cmd: dict) -> None:
     r = cmd.get("resource")
     if r not in RESOURCES:  # [BR p.9] one Gold, Strength or Magic
         raise Rejected("NOT_A_RESOURCE", GAIN, "Take one Gold, Strength or Magic.")
-    d.emit("ActionTaken", seat=seat, action="gain_resource")
+    _took(d, seat, "gain_resource")
     d.emit("Gained", seat=seat, gained={r: 1}, source="gain_resource")
     _settle_action(d)
 
@@ -538,7 +659,7 @@ def gain_resource(d: Draft, seat: int, cmd: dict) -> None:
 def gain_map(d: Draft, seat: int, cmd: dict) -> None:
     if d.s.bank_maps < 1:  # VA-35: the Maps are finite
         raise Rejected("NO_MAP_LEFT", GAIN_MAP, "The Bank has no Map left.", ruling="VA-35")
-    d.emit("ActionTaken", seat=seat, action="gain_map")
+    _took(d, seat, "gain_map")
     d.emit("Gained", seat=seat, gained={"map": 1}, source="gain_map")
     _settle_action(d)
 
@@ -549,12 +670,14 @@ def sail_price(s: ValeriaState, seat: int, island: str, slots) -> int | None:
         return None
     if not all(_count(i) and 0 <= i < 3 and _slots(s, island)[i] is not None for i in slots):
         return None
-    return sum(prices[i] for i in slots)
+    off = discount(s, seat, "goods" if island == "araby" else "tome")  # VA-11: each token apart, never below 0
+    return sum(max(0, prices[i] - off) for i in slots)
 
 
 def rescue_cost(s: ValeriaState, seat: int) -> int:
     r = s.content["crimson_seas"]["rescue"]  # [CS Sail - Amarynth] 9 + 1 per Noble already rescued
-    return r["base"] + r["per_noble"] * len(s.seats[seat].nobles)
+    plus = 0 if ignores_plus(s, seat, "noble") else r["per_noble"] * len(s.seats[seat].nobles)
+    return max(0, r["base"] + plus - discount(s, seat, "noble"))
 
 
 FIELDS = {"araby": {"slots", "magic", "tomes"}, "nae_aerie": {"slots", "magic", "tomes"}, "exekratys": {"resource"},
@@ -579,7 +702,7 @@ def sail(d: Draft, seat: int, cmd: dict) -> None:
         if paid is None:
             raise Rejected("CANNOT_BUY", SAIL, "Name face-up slots (0 top to 2 bottom) each once, and pay their Gold: Magic "
                            "may stand in for Gold if at least one Gold token or Gold Tome is spent (VA-11).", ruling="VA-11")
-        d.emit("ActionTaken", seat=seat, action="sail")
+        _took(d, seat, "sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
         d.emit("IslandBought", seat=seat, island=island, slots=sorted(slots),
                items=[_slots(s, island)[i] for i in sorted(slots)], paid=paid)
@@ -588,9 +711,12 @@ def sail(d: Draft, seat: int, cmd: dict) -> None:
         r = cmd.get("resource")
         if r not in RESOURCES:
             raise Rejected("NOT_A_RESOURCE", SAIL, "Take every token of one Resource type from Exekratys.")
-        d.emit("ActionTaken", seat=seat, action="sail")
+        _took(d, seat, "sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
         d.emit("ExekratysTaken", seat=seat, resource=r, amount=s.exekratys[r])  # [CS Sail - Exekratys]
+    elif not {"slot", "resource", "tomes"} & set(cmd):  # [CS Sail - Amarynth] 'you may rescue 1 Noble' (VA-10)
+        _took(d, seat, "sail")
+        d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
     else:
         slot, r = cmd.get("slot"), cmd.get("resource")
         if not _count(slot) or not 0 <= slot < 3 or s.amarynth[slot] is None or r not in RESOURCES:
@@ -603,8 +729,8 @@ def sail(d: Draft, seat: int, cmd: dict) -> None:
                 pay(s, seat, "gold", 0, rescue_cost(s, seat), 0, tomes)
         if paid is None:
             raise Rejected("CANNOT_RESCUE", SAIL, f"Rescuing costs {rescue_cost(s, seat)} of one Resource type "
-                           "(9 + 1 per Noble you have), Tomes of that type included.", ruling="VA-15")
-        d.emit("ActionTaken", seat=seat, action="sail")
+                           "(9 + 1 per Noble you have, less your discounts), Tomes of that type included.", ruling="VA-15")
+        _took(d, seat, "sail")
         d.emit("Paid", seat=seat, paid={"map": 1}, source="sail")
         d.emit("IslandBought", seat=seat, island=island, slots=[slot], items=[s.amarynth[slot]], paid=paid)
         _refresh(d, island)
@@ -616,27 +742,37 @@ def take_ok(s: ValeriaState):
 
 
 def resolve(d: Draft, seat: int, cmd: dict) -> None:
-    p = d.s.pending[0]
+    """[BR p.9 step 4, p.10 step 4] a reward; [BR p.15] of several at once, the one the player picks."""
+    k = cmd.get("reward", 0)
+    if not _count(k) or not 0 <= k < len(d.s.pending):
+        raise Rejected("NO_SUCH_REWARD", ACTION, f"Name one of the {len(d.s.pending)} rewards waiting (0 first).", ruling="VP-4")
+    p = d.s.pending[k]
     option = _match(d.s, seat, p["effect"], cmd.get("choice", []), SLAY if d.s.card(p["source"])["kind"] == "monster" else BUILD,
                     self_card=p["source"], take_ok=take_ok(d.s))
-    _resolve_pending(d, seat, option)
+    _resolve_pending(d, seat, option, k)
     _settle_action(d)
 
 
-def _resolve_pending(d: Draft, seat: int, option) -> None:
-    p = d.s.pending[0]
-    d.emit("RewardResolved", seat=seat, source=p["source"], choice=option[0])
+def _resolve_pending(d: Draft, seat: int, option, k: int = 0) -> None:
+    p = d.s.pending[k]
+    d.emit("RewardResolved", seat=seat, source=p["source"], choice=option[0], **({"reward": k} if k else {}))
     _apply(d, seat, option[1], p["source"])
 
 
 def _settle_action(d: Draft) -> None:
     s = d.s
-    while s.pending:
+    # a lone reward with one way to resolve it resolves by itself; of several, the player orders them (VP-4)
+    while len(s.pending) == 1:
         opts = options(s, s.active, s.pending[0]["effect"], take_ok(s), s.pending[0]["source"])
         if len(opts) != 1:
             return
         _resolve_pending(d, s.active, opts[0])
-    if s.actions_left == 0:
+    if s.pending:
+        return
+    from .legal import legal_commands
+    while s.granted and not any(c["type"] == s.granted[0] for c in legal_commands(s, s.active)):
+        d.emit("GrantLapsed", seat=s.active, action=s.granted[0])  # VP-6: an action nobody can take does nothing
+    if s.actions_left == 0 and not s.granted:
         _end_turn(d)
 
 

@@ -8,6 +8,7 @@ import jsonschema
 from .. import kit
 from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation, Rejected
+from .effects import has_choice
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
@@ -99,8 +100,10 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
         x = content["crimson_seas"]
         ids += [x["coxswain"]["id"]] + [n["id"] for n in x["nobles"]] + [e["id"] for e in x["monster_events"]]
         ids += list(x["goods"]["types"]) + ["tome_gold", "tome_strength", "tome_magic"]
-        if len(x["goods"]["set_vp"]) < x["goods"]["per_type"] + 1:
-            problems.append("content.crimson_seas.goods.set_vp: a score for 0 to per_type of one type [CS Goods Tokens]")
+        problems += _printed_island(x)
+    if content["starting_resources"] != {"gold": 2, "strength": 0, "magic": 1}:
+        problems.append("content.starting_resources: the rulebook prints them: 'Give each player 2 Gold tokens and "
+                        "1 Magic token.' [BR p.5]")
     dup = [i for i, n in Counter(ids).items() if n > 1]
     if dup:
         problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
@@ -121,6 +124,23 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
             problems.append(f"content.monsters[{area}]: one Warden per Area [CS New Monster Icons]")
         if area.startswith("domain_"):
             problems.append(f"content.monsters[{area}]: an Area id may not start with 'domain_'")
+    problems += _misplaced_actions(content, cs)
+    for k, dom in enumerate(content["domains"]):
+        for power in dom.get("ongoing", []):
+            if power["when"] == "doubles" and ("effect" not in power or has_choice(power["effect"])):
+                problems.append(f"content.domains[{k}].ongoing: a power on doubles is an effect that needs no choice "
+                                "(it may trigger on anyone's turn) [BR p.18-19]")
+            off = power.get("discount")
+            if off is None:
+                continue
+            if power["when"] != "always":
+                problems.append(f"content.domains[{k}].ongoing: a discount holds 'always', not on '{power['when']}'")
+            if off.get("ignore_plus") and off["action"] not in ("recruit", "slay", "noble"):
+                problems.append(f"content.domains[{k}].ongoing.discount: only a Citizen, a '+' Monster or a Noble rescue "
+                                f"has a '+' to ignore, not '{off['action']}'")
+            if off["action"] in ("goods", "tome", "noble") and not cs:
+                problems.append(f"content.domains[{k}].ongoing.discount: {off['action']} are bought on the Crimson Seas "
+                                "island board; such content needs the crimson-seas ruleset")
     if len(content["domains"]) < 15:
         problems.append("content.domains: 5 stacks of 3 need at least 15 Domains [BR p.4]")
     if len(content["dukes"]) < 10:
@@ -128,7 +148,70 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
     return problems
 
 
+def _grants(effect) -> list[str]:
+    """The 'action' nodes of an effect tree."""
+    out = []
+    if isinstance(effect, list):
+        for e in effect:
+            out += _grants(e)
+    elif isinstance(effect, dict):
+        for k, v in effect.items():
+            out += [v] if k == "action" else _grants(v)
+    return out
+
+
+def _misplaced_actions(content: dict, cs: bool) -> list[str]:
+    """[BR p.15] an additional action is a reward's, in the Action Phase: never a Harvest power's nor a
+    Monster Event's Roll Phase instruction; Sail and Gain a Map only with Crimson Seas."""
+    out = []
+    x = content.get("crimson_seas", {})
+    harvest = [(f"citizens[{k}]", [c["on_turn"], c["off_turn"]]) for k, c in enumerate(content["citizens"])]
+    harvest += [(f"starters[{k}]", [c["on_turn"], c["off_turn"]]) for k, c in enumerate(content["starters"])]
+    harvest += [(f"domains[{k}].ongoing", [p.get("effect") for p in d.get("ongoing", []) if p["when"] == "harvest"])
+                for k, d in enumerate(content["domains"])]
+    if x:
+        harvest.append(("crimson_seas.coxswain", [x["coxswain"]["on_turn"], x["coxswain"]["off_turn"]]))
+        harvest += [(f"crimson_seas.monster_events[{k}]", [e.get("on_roll"), e.get("on_reveal")])
+                    for k, e in enumerate(x["monster_events"])]
+    for where, effects in harvest:
+        if _grants(effects):
+            out.append(f"content.{where}: an additional action is granted only by a reward in the Action Phase [BR p.15]")
+    if not cs:
+        rewards = [d.get("immediate") for d in content["domains"]] + [m["reward"] for m in content["monsters"]]
+        rewards += [p.get("effect") for d in content["domains"] for p in d.get("ongoing", [])]
+        if set(_grants(rewards)) & {"sail", "gain_map"}:
+            out.append("content: Sail and Gain a Map are Crimson Seas actions; such content needs the crimson-seas ruleset")
+    return out
+
+
+def _printed_island(x: dict) -> list[str]:
+    """What Crimson Seas prints is a rule, not card data: only the board's prices, the Tome
+    types and the cards are the content's (VA-2, VA-12)."""
+    out = []
+    if x["exekratys_start"] != {"gold": 2, "strength": 2, "magic": 2}:
+        out.append("content.crimson_seas.exekratys_start: 'Place 2 Strength, 2 Magic, and 2 Gold tokens within the "
+                   "white circle on Exekratys.' [CS Game Setup]")
+    if x["maps"]["per_player"] != 2:
+        out.append("content.crimson_seas.maps.per_player: 'Give each player 1 Coxswain Starter card and 2 Map "
+                   "tokens.' [CS Game Setup]")
+    if x["maps"]["total"] != 20:
+        out.append("content.crimson_seas.maps.total: '20 Map Tokens' [CS Components]")
+    if x["rescue"] != {"base": 9, "per_noble": 1}:
+        out.append("content.crimson_seas.rescue: 'paying 9 of any 1 Resource type plus an additional 1 of the same "
+                   "Resource type for each Noble card in your tableau' [CS Sail]")
+    if x["goods"]["set_vp"] != [0, 2, 4, 7, 12, 18, 25]:
+        out.append("content.crimson_seas.goods.set_vp: the printed table reads 1-6 -> 2, 4, 7, 12, 18, 25 "
+                   "(with 0 for none) [CS Goods Tokens]")
+    if len(x["goods"]["types"]) != 4 or x["goods"]["per_type"] * len(x["goods"]["types"]) != 24:
+        out.append("content.crimson_seas.goods: '24 Goods Tokens' [CS Components] of 'Fabrics, Jewels, Spices, and "
+                   "Artifacts' [CS Goods Tokens]: 4 types of 6")
+    if sum(x["tomes"]["counts"].values()) != 24:
+        out.append("content.crimson_seas.tomes.counts: '24 Tome Tokens' [CS Components] (VA-12)")
+    return out
+
+
 kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
+kit.check_shipped(_content_validator, CS_CONTENT, lambda c: content_problems(c, cs=True))
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:

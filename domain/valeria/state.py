@@ -55,6 +55,7 @@ class ValeriaState:
     banished: list = field(default_factory=list)
     exhausted_pile: int = 0
     exhausted: list = field(default_factory=list)    # Center positions that are exhausted
+    exhausted_cards: list = field(default_factory=list)  # those of them holding an Exhausted card (VA-B2)
     phase: str = "setup"        # dukes | roll | harvest | action | over
     first: int = 0
     active: int = 0
@@ -67,6 +68,7 @@ class ValeriaState:
     activated: bool = False                          # the Citizens have been activated this Harvest
     pending: list = field(default_factory=list)      # rewards the active player still resolves
     actions_left: int = 0
+    granted: list = field(default_factory=list)      # additional actions a reward granted, not one of the two [BR p.15]
     end_triggered: bool = False
     finished: bool = False
     result: dict | None = None
@@ -111,15 +113,26 @@ class ValeriaState:
             return "domain"
         return None
 
-    def takeable(self, kind: str, max_cost: int | None) -> list[str]:
-        """The Center stacks whose top card of that kind may be taken free [BR p.6 '≤']."""
+    def takeable(self, kind: str, max_cost: int | None, name: str | None = None) -> list[str]:
+        """The Center stacks whose top card of that kind (and name) may be taken free [BR p.6 '≤']."""
         stacks = self.citizens if kind == "citizen" else self.domains
         out = []
         for st in stacks:
             top = self.top(st)
-            if top is not None and st not in self.event_at and (max_cost is None or self.card(top)["cost"] <= max_cost):
+            if top is None or st in self.event_at:
+                continue
+            if (max_cost is None or self.card(top)["cost"] <= max_cost) and (name is None or self.card(top)["name"] == name):
                 out.append(st)
         return out
+
+    def home(self, card_id: str) -> str | None:
+        """The Center stack a Citizen or Monster of this game came from, if it can go back on it
+        now (a Starter, a Monster Event or a stack under a Monster Event has none)."""
+        card = self.card(card_id)
+        stack = card["id"] if card["kind"] == "citizen" else card.get("area") if card["kind"] == "monster" else None
+        if stack is None or stack in self.event_at or (stack not in self.citizens and stack not in self.monsters):
+            return None
+        return stack
 
     def clone(self) -> "ValeriaState":
         new = _shallow(self)
@@ -132,7 +145,8 @@ class ValeriaState:
         new.monsters = {k: list(v) for k, v in self.monsters.items()}
         new.citizens = {k: list(v) for k, v in self.citizens.items()}
         new.domains = {k: dict(v) for k, v in self.domains.items()}
-        for name in ("domain_pool", "duke_pool", "box", "banished", "exhausted", "changers_used", "items", "pending"):
+        for name in ("domain_pool", "duke_pool", "box", "banished", "exhausted", "changers_used", "items", "pending",
+                     "granted", "exhausted_cards"):
             setattr(new, name, list(getattr(self, name)))
         new.dice = list(self.dice) if self.dice is not None else None
         for name in ("araby", "goods_supply", "nae", "tome_supply", "amarynth", "noble_deck", "event_pool", "island_failed"):
@@ -264,6 +278,7 @@ def _turn_started(s, e):
     s.items = []
     s.pending = []
     s.actions_left = 0
+    s.granted = []
 
 
 def _dice_rolled(s, e):
@@ -331,6 +346,25 @@ def _stack_exhausted(s, e):
     s.exhausted.append(e["stack"])
     if e["card_placed"]:
         s.exhausted_pile -= 1
+        s.exhausted_cards.append(e["stack"])
+
+
+def _monster_taken(s, e):
+    s.seats[e["from"]].victory.remove(e["card"])
+    s.seats[e["seat"]].victory.append(e["card"])
+
+
+def _card_returned(s, e):
+    me = s.seats[e["seat"]]
+    for pile in (me.citizens, me.victory, me.flipped):
+        if e["card"] in pile:
+            pile.remove(e["card"])
+    (s.citizens if e["stack"] in s.citizens else s.monsters)[e["stack"]].append(e["card"])
+    if e["stack"] in s.exhausted:
+        s.exhausted.remove(e["stack"])
+    if e["stack"] in s.exhausted_cards:  # VP-17: the Exhausted card goes back under the Exhausted stack
+        s.exhausted_cards.remove(e["stack"])
+        s.exhausted_pile += 1
 
 
 def _action_phase_began(s, e):
@@ -340,7 +374,18 @@ def _action_phase_began(s, e):
 
 
 def _action_taken(s, e):
-    s.actions_left -= 1
+    if e.get("granted"):  # [BR p.15] the additional action is part of the one that granted it
+        s.granted.pop(0)
+    else:
+        s.actions_left -= 1
+
+
+def _action_granted(s, e):
+    s.granted.append(e["action"])
+
+
+def _grant_lapsed(s, e):
+    s.granted.pop(0)
 
 
 def _reward_awaited(s, e):
@@ -348,7 +393,7 @@ def _reward_awaited(s, e):
 
 
 def _reward_resolved(s, e):
-    s.pending.pop(0)
+    s.pending.pop(e.get("reward", 0))
     s.event_tokens.pop(e["source"], None)  # VA-29: tokens left on a slain card go back to the Bank
 
 
@@ -392,6 +437,7 @@ def _event_revealed(s, e):
 
 def _exhausted_card_placed(s, e):
     s.exhausted_pile -= 1
+    s.exhausted_cards.append(e["stack"])
 
 
 def _island_bought(s, e):
@@ -426,7 +472,7 @@ def _tomes_restored(s, e):
 
 
 def _turn_ended(s, e):
-    s.end_triggered = s.end_triggered or e["end_triggered"]
+    s.end_triggered = e["end_triggered"]  # [BR p.19] met or not at the end of each turn: a returned card extends the game
     s.phase = "end"
 
 
@@ -459,8 +505,12 @@ _HANDLERS = {
     "CardBanished": _card_banished,
     "DomainRevealed": _domain_revealed,
     "StackExhausted": _stack_exhausted,
+    "CardReturned": _card_returned,
+    "MonsterTaken": _monster_taken,
     "ActionPhaseBegan": _action_phase_began,
     "ActionTaken": _action_taken,
+    "ActionGranted": _action_granted,
+    "GrantLapsed": _grant_lapsed,
     "RewardAwaited": _reward_awaited,
     "RewardResolved": _reward_resolved,
     "TurnEnded": _turn_ended,

@@ -50,6 +50,7 @@ def view(s: ValeriaState, viewer) -> dict:
         "harvest": [dict(i) for i in s.items],
         "pending_rewards": [dict(p) for p in s.pending],
         "actions_left": s.actions_left,
+        "granted_actions": list(s.granted),          # [BR p.15] additional actions to take now (VP-15)
         "monster_stacks": {k: list(v) for k, v in s.monsters.items()},
         "citizen_stacks": {k: list(v) for k, v in s.citizens.items()},
         "domain_stacks": {k: dict(v) for k, v in s.domains.items()},

@@ -93,3 +93,22 @@ def test_crimson_seas_keeps_a_seats_duke_from_the_others(seas_client):
     other = game.view(game.seat(1))["state"]["seats"][0]
     assert "duke" not in other and "duke_offer" not in other
     assert all(offer[0] not in str(e) for e in game.all_events(game.seat(1)) if e["event"]["type"] != "GameSetUp")
+
+
+def test_operator_card_data_with_problems_gets_a_422_listing_each(seas_client):
+    """Card data is content an operator may send; what is wrong with it comes back as one problem
+    document listing every problem: here a discount misused, an action granted in the Harvest and
+    a number the rulebook prints (VP-12, VP-14, VP-15)."""
+    import copy
+    content = copy.deepcopy(CRIMSON_SEAS.default_content)
+    content["id"] = "operator-cards"
+    content["domains"][0]["ongoing"] = [{"when": "always", "discount": {"action": "tome", "ignore_plus": True}}]
+    content["citizens"][0]["off_turn"] = {"action": "slay"}
+    content["crimson_seas"]["exekratys_start"]["gold"] = 5
+    response = seas_client.post("/games", json={"ruleset": SEAS, "players": [{"name": "Kira"}, {"name": "David"}],
+                                                "content": content})
+    assert response.status_code == 422 and response.content_type == "application/problem+json"
+    problems = response.get_json()["problems"]
+    assert any("'+' to ignore" in p for p in problems), problems
+    assert any("content.citizens[0]: an additional action" in p for p in problems), problems
+    assert any("Exekratys" in p for p in problems), problems

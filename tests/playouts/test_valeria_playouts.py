@@ -63,6 +63,8 @@ class Checker:
         assert sum(st["down"] for st in s.domains.values()) <= len(s.domain_pool)
         assert s.exhausted_pile >= 0 and len(s.exhausted) >= 2 * len(s.seats) - s.exhausted_pile
         assert len(set(s.exhausted)) == len(s.exhausted)
+        assert set(s.exhausted_cards) <= set(s.exhausted) and len(s.exhausted_cards) == 2 * len(s.seats) - s.exhausted_pile
+        assert s.end_triggered == bool(end_conditions(s)) or event["type"] != "TurnEnded"    # checked every turn
         for x in s.seats:                                                                # never negative
             assert min(x.gold, x.strength, x.magic, x.vp, x.maps) >= 0, (event, x)
             assert set(x.flipped) <= set(x.citizens)
@@ -104,6 +106,9 @@ def candidates(rng: random.Random, s) -> list[dict]:
          "resource": rng.choice(["gold", "strength", "magic"]), "magic": rng.randrange(3)},
         {"type": "sail", "island": "araby", "slots": [rng.randrange(3)], "tomes": {"gold": rng.randrange(3)}},
         {"type": "slay", "stack": rng.choice(stacks), "magic": rng.randrange(3), "tomes": {"strength": 1}},
+        {"type": "harvest", "item": rng.randrange(12), "choice": picks(), "tomes": {rng.choice(["gold", "magic"]): 1}},
+        {"type": "change_die", "domain": rng.choice(domains), "die": rng.randrange(2), "to": rng.randrange(1, 7),
+         "tomes": {"gold": rng.randrange(3)}},
     ]
 
 

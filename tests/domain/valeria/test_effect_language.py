@@ -46,10 +46,10 @@ def test_an_exchange_is_optional_and_only_with_what_you_hold_so_far():
     monk = {"exchange": {"pay": {"gold": 1}, "gain": {"gain": {"magic": 2}}}}
     assert opts(t, monk) == [([False], [])]
     t.purse(0, gold=1)
-    assert opts(t, monk)[1] == ([True], [("pay", {"gold": 1}), ("gain", {"magic": 2})])
+    assert opts(t, monk)[1] == ([True], [("pay", {"gold": 1}, {}), ("gain", {"magic": 2})])
     t.purse(0, gold=0)
     after_gain = opts(t, {"all": [{"gain": {"gold": 1}}, monk]})   # spend what was just gained
-    assert ([True], [("gain", {"gold": 1}), ("pay", {"gold": 1}), ("gain", {"magic": 2})]) in after_gain
+    assert ([True], [("gain", {"gold": 1}), ("pay", {"gold": 1}, {}), ("gain", {"magic": 2})]) in after_gain
 
 
 def test_take_from_one_opponent_up_to_the_most_they_have():
@@ -83,14 +83,21 @@ def test_banish_removes_a_top_card_from_the_game_and_the_next_domain_is_revealed
     assert monk in t.state.banished and monk not in t.state.citizens["monk"]
 
 
-def test_ongoing_discounts_and_rewards_after_slaying():
+def test_ongoing_discounts_and_rewards_after_slaying_in_the_order_the_player_chooses():
+    """BR p.15: 'It is possible that two different powers can take effect at the same time. If this
+    happens, you choose in which order you would like to trigger the powers.' (VP-4)"""
+    from domain.valeria import RULESET as R
     t = Table(options={"monster_areas": ["hills", "ruins", "forest", "valley", "swamp"]}).give(0, "armory").give(0, "hunting_lodge")
     t.to_actions()
     t.on_top("goblin", "swamp")
     t.purse(0, strength=1)
     events = t.do(0, {"type": "slay", "stack": "swamp"})                # Strength 2 - 1
-    gains = [e["gained"] for e in events if e["type"] == "Gained"]
-    assert gains == [{"gold": 1}, {"gold": 1}]                          # the Goblin, then the Hunting Lodge
+    assert not [e for e in events if e["type"] == "Gained"]             # two powers at once: the player orders them
+    assert R.legal_commands(t.state, 0) == [{"type": "resolve", "choice": []}, {"type": "resolve", "choice": [], "reward": 1}]
+    t.rejects(0, {"type": "resolve", "choice": [], "reward": 2}, "NO_SUCH_REWARD")
+    events = t.do(0, {"type": "resolve", "choice": [], "reward": 1})     # the Hunting Lodge first
+    assert [(e["source"], e["gained"]) for e in events if e["type"] == "Gained"] == [("hunting_lodge", {"gold": 1}),
+                                                                                 (t.seat(0).victory[-1], {"gold": 1})]
 
 
 # Crimson Seas constructs, on a Crimson Seas table
@@ -125,3 +132,176 @@ def test_place_on_self_and_add_tokens_and_flip_and_offer():
     t.purse(0, strength=1, magic=1)
     assert [c for c, _ in opts(t, {"offer_exekratys": 1})] == [["strength"], ["magic"]]
     assert has_choice({"take_island": "goods"}) and not has_choice({"add_tokens": {"resource": "strength", "cap": 1}})
+
+
+# Discounts: one construct (content/schema.json $defs/ongoing.discount) for every price
+
+def _seas(content_edit=None, **kw):
+    import copy
+    from domain.valeria import CRIMSON_SEAS as CS
+    from tests.domain.valeria.table import SeasTable
+    content = None
+    if content_edit:
+        content = copy.deepcopy(CS.default_content)
+        content["id"] = "discount-test"
+        for d in content["domains"]:
+            if d["id"] in content_edit:
+                d["ongoing"][0]["discount"] = content_edit[d["id"]]
+    return SeasTable(content=content, **kw)
+
+
+def _sails(t, island):
+    from domain.valeria import CRIMSON_SEAS as CS
+    return [c for c in CS.legal_commands(t.state, 0) if c["type"] == "sail" and c["island"] == island]
+
+
+def test_a_goods_discount_lowers_each_token_bought_at_araby_never_below_zero():
+    """Spice Wharf (invented): each Goods 1 Gold less. Slots 0 and 2 cost 5 + 1, not 6 + 2 (VA-11)."""
+    t = _seas()
+    t.to_actions()
+    t.purse(0, gold=6)
+    body = {"type": "sail", "island": "araby", "slots": [0, 2], "magic": 0}
+    assert body not in _sails(t, "araby")                          # 8 Gold without it
+    t.rejects(0, {**body, "revealed": ["spices#1", "spices#2"]}, "CANNOT_BUY")
+    t.give(0, "spice_wharf")
+    assert body in _sails(t, "araby")
+    t.do(0, {**body, "revealed": ["spices#1", "spices#2"]})
+    assert t.seat(0).gold == 0 and t.seat(0).goods == ["fabrics#1", "artifacts#1"]
+    t = _seas({"spice_wharf": {"action": "goods", "amount": 3}}).give(0, "spice_wharf")
+    t.to_actions()
+    t.purse(0, gold=0)
+    assert {"type": "sail", "island": "araby", "slots": [2], "magic": 0} in _sails(t, "araby")   # 2 - 3: free
+    t.do(0, {"type": "sail", "island": "araby", "slots": [2], "revealed": ["spices#1"]})
+    assert t.seat(0).goods == ["artifacts#1"]
+
+
+def test_a_tome_discount_lowers_each_tome_bought_at_nae_aerie():
+    """Scriptorium (invented): each Tome 1 Gold less; the bottom Tome costs 2, not 3."""
+    t = _seas().give(0, "scriptorium")
+    t.to_actions()
+    t.purse(0, gold=2)
+    assert {"type": "sail", "island": "nae_aerie", "slots": [2], "magic": 0} in _sails(t, "nae_aerie")
+    assert not any(c.get("slots") == [1] for c in _sails(t, "nae_aerie"))     # 5 - 1 = 4 > 2
+    t.do(0, {"type": "sail", "island": "nae_aerie", "slots": [2], "revealed": ["tome_gold#2"]})
+    assert t.seat(0).tomes == ["tome_magic#1"] and t.seat(0).gold == 0
+
+
+def test_a_noble_discount_ignores_the_plus_or_takes_an_amount_off_the_rescue():
+    """Envoy's Hall (invented): the rescue costs 9, however many Nobles you have; an amount comes off 9 + n."""
+    from domain.valeria.rules import rescue_cost
+    t = _seas()
+    t.seat(0).nobles = ["provider", "just"]
+    assert rescue_cost(t.state, 0) == 11
+    t.give(0, "envoys_hall")
+    assert rescue_cost(t.state, 0) == 9
+    t.to_actions()
+    t.purse(0, magic=9)
+    assert {"type": "sail", "island": "amarynth", "slot": 0, "resource": "magic"} in _sails(t, "amarynth")
+    t.do(0, {"type": "sail", "island": "amarynth", "slot": 0, "resource": "magic", "revealed": ["marshal"]})
+    assert t.seat(0).magic == 0 and t.seat(0).nobles[-1] == "augur"
+    t = _seas({"envoys_hall": {"action": "noble", "amount": 2}}).give(0, "envoys_hall")
+    t.seat(0).nobles = ["provider"]
+    assert rescue_cost(t.state, 0) == 9 + 1 - 2
+
+
+def test_ignoring_the_plus_when_recruiting_and_when_slaying():
+    """Hiring Hall (invented): a second Peasant costs its base 2, not 2+1 [BR p.9]; Harpoon Works
+    (invented): a '+' Monster costs its printed value however many you have slain [CS Monster Cards]."""
+    from domain.valeria.rules import price
+    t = _seas()
+    assert price(t.state, 0, "recruit", "peasant")["amount"] == 3
+    t.give(0, "hiring_hall")
+    assert price(t.state, 0, "recruit", "peasant")["amount"] == 2
+    plus = next(m for m in t.state.content["monsters"] if m.get("plus") and m["area"] in t.state.monsters)
+    t.give(0, plus["id"], 2)
+    stack = plus["area"]
+    t.on_top(plus["id"], stack)
+    dear = price(t.state, 0, "slay", stack)
+    assert dear["amount"] + dear["magic"] == plus["strength"] + plus["magic"] + 2
+    t.give(0, "harpoon_works")
+    cheap = price(t.state, 0, "slay", stack)
+    assert (cheap["amount"], cheap["magic"]) == (plus["strength"], plus["magic"])
+
+
+def test_discount_content_is_checked():
+    import copy
+    import pytest
+    from domain.chance import TableChance
+    from domain.ruleset import InvalidCreation
+    from domain.valeria import RULESET as R
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "bad-discounts"
+    content["domains"][0]["ongoing"] = [{"when": "always", "discount": {"action": "goods", "amount": 1}}]
+    content["domains"][1]["ongoing"] = [{"when": "always", "discount": {"action": "build", "ignore_plus": True}}]
+    content["domains"][2]["ongoing"] = [{"when": "always", "discount": {"action": "build", "amount": 1, "ignore_plus": True}}]
+    with pytest.raises(InvalidCreation) as info:      # the schema: an amount or ignore_plus, not both
+        R.setup(["A", "B"], None, content, TableChance(), None)
+    assert any(p.startswith("content.domains.2.ongoing.0.discount") for p in info.value.problems)
+    content["domains"][2]["ongoing"] = [{"when": "slay", "discount": {"action": "build", "amount": 1}}]
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], None, content, TableChance(), None)
+    text = " ".join(info.value.problems)
+    assert "crimson-seas ruleset" in text and "'+' to ignore" in text and "holds 'always'" in text
+
+
+def test_the_reference_sets_use_every_construct_of_the_schema():
+    """Every effect node, counter, ongoing power and discount the schema admits appears in the
+    invented reference content (base or Crimson Seas), so each is exercised by the playouts."""
+    from domain.valeria import CRIMSON_SEAS as CS, RULESET as R
+    from domain.valeria.setup import CONTENT_SCHEMA
+    defs = CONTENT_SCHEMA["$defs"]
+    seen = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                seen.add(k)
+                if k == "when":
+                    seen.add("when:" + v)
+                if k == "discount":   # {action, amount | ignore_plus}: its 'action' is not the effect node
+                    seen.update({"discount:" + v["action"]} | set(v) - {"action"})
+                    continue
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    for content in (R.default_content, CS.default_content):
+        walk(content)
+    wanted = set(defs["effect"]["properties"]) | set(defs["counter"]["properties"]) | set(defs["ongoing"]["properties"])
+    wanted |= {"discount:" + a for a in defs["ongoing"]["properties"]["discount"]["properties"]["action"]["enum"]}
+    wanted |= {"ignore_plus", "amount", "by", "to", "pay"} | {"when:" + w for w in defs["ongoing"]["properties"]["when"]["enum"]}
+    assert wanted - seen == set()
+
+
+def test_an_additional_action_is_only_a_rewards_in_the_action_phase():
+    """[BR p.15] the 'action' node: in a Harvest power it is refused at creation; Sail needs Crimson Seas."""
+    import copy
+    import pytest
+    from domain.chance import TableChance
+    from domain.ruleset import InvalidCreation
+    from domain.valeria import RULESET as R
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "bad-grants"
+    content["citizens"][0]["on_turn"] = {"may": {"action": "slay"}}
+    content["domains"][3]["immediate"] = {"action": "sail"}
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], None, content, TableChance(), None)
+    text = " ".join(info.value.problems)
+    assert "content.citizens[0]: an additional action" in text and "Sail and Gain a Map" in text
+    t = Table()
+    assert opts(t, {"action": "slay"}) == [([], [])]                   # in the Harvest there is none to take
+    t.to_actions()
+    assert opts(t, {"action": "slay"}) == [([], [("grant", "slay")])]
+
+
+def test_a_choice_whose_take_would_find_nothing_is_not_offered_beside_one_that_acts():
+    """BR p.18: 'Bane Spider gives a reward of 3 Gold or you may immediately take a Knight from the
+    Center Stacks. If there is no Knight available, then you must take the 3 Gold from the bank.'"""
+    bane = {"choose": [{"gain": {"gold": 3}}, {"take_card": {"kind": "citizen", "name": "Knight"}}]}
+    t = Table()
+    t.to_actions()
+    assert [c for c, _ in opts(t, bane)] == [[0], [1, "knight"]]      # by name: only the Knights' stack
+    t.state.citizens["knight"].clear()
+    assert opts(t, bane) == [([0], [("gain", {"gold": 3})])]
+    alone = {"take_card": {"kind": "citizen", "name": "Knight"}}
+    assert opts(t, alone) == [([], [])]                                  # nothing else to do: nothing (VP-6)

@@ -117,3 +117,67 @@ def test_with_crimson_seas_the_dukes_and_the_supplies_stay_hidden():
     assert seen_by(a, 0, CS) != seen_by(b, 0, CS)
     laid = next(e for e in a.events if e["type"] == "IslandsLaidOut")
     assert all(isinstance(CS.redact(laid, 1)[k], int) for k in ("goods_supply", "tome_supply", "noble_deck", "event_pool"))
+
+
+def test_with_crimson_seas_the_leak_test_fails_when_redaction_is_removed():
+    from domain.valeria import CRIMSON_SEAS as CS
+    from tests.domain.valeria.table import SeasTable
+
+    class Leaky:
+        def __getattr__(self, name):
+            return getattr(CS, name)
+
+        @staticmethod
+        def redact(event, viewer):
+            return event
+
+        @staticmethod
+        def view(state, viewer):
+            return CS.view(state, ARBITER)
+
+        @staticmethod
+        def redact_command(command, actor, viewer):
+            return command
+
+    a, b = SeasTable(dukes=A, keep=False), SeasTable(dukes=B, keep=False)
+    assert seen_by(a, 1, CS) == seen_by(b, 1, CS)
+    assert seen_by(a, 1, Leaky()) != seen_by(b, 1, Leaky())
+
+
+POOLS = ("domain_pool", "duke_pool", "goods_supply", "tome_supply", "noble_deck", "event_pool")
+
+
+@pytest.mark.parametrize("ruleset_name", ["valeria-card-kingdoms", "crimson-seas"])
+def test_no_deck_order_is_kept_anywhere_the_next_card_is_drawn_when_turned_up(ruleset_name):
+    """[BR p.4] the Domains and [CS Game Setup] the Goods, Tomes, Nobles and Monster Events are
+    shuffled face down: their order is nobody's (VP-1). No state or event holds an order or the
+    server's seed before the end; the same game re-seeded is the same game until a card turns up."""
+    from domain.chance import ServerChance
+    from domain.valeria import CRIMSON_SEAS as CS
+    from domain.valeria.state import dump_state
+    rs = CS if ruleset_name == "crimson-seas" else R
+    seed = "ab" * 32
+    events = rs.setup(["A", "B", "C"], {"first_player": 0}, None, ServerChance(seed, 0), None)
+    s = rs.initial_state()
+    for e in events:
+        s = rs.evolve(s, e)
+    for seat in range(3):
+        cmd = {"type": "keep_duke", "duke": s.seats[seat].offer[0]}
+        for e in rs.decide(s, seat, cmd, ServerChance(seed, len(events))):
+            s = rs.evolve(s, e)
+            events.append(e)
+    arbiter = json.dumps(dump_state(s)) + json.dumps(events) + json.dumps(rs.view(s, ARBITER))
+    assert seed not in arbiter                                        # only its commitment is stored
+    for pool in POOLS:
+        assert getattr(s, pool) == sorted(getattr(s, pool)), pool   # a set, not a deck
+    for viewer in (0, 1, 2, None):
+        seen = json.dumps(rs.view(s, viewer)) + json.dumps([rs.redact(e, viewer) for e in events])
+        assert not any(isinstance(rs.view(s, viewer).get(p), list) for p in POOLS)
+        assert seed not in seen
+    # the same position under other seeds: what turns up is drawn only when it turns up
+    from domain.valeria.rules import Draft
+    pools = [p for p in POOLS if p != "duke_pool" and getattr(s, p)]
+    assert len(pools) == (5 if rs is CS else 1)
+    for pool in pools:
+        shown = {Draft(s, ServerChance(f"{k:02x}" * 32, len(events)), {}).reveal(getattr(s, pool)) for k in range(12)}
+        assert len(shown) > 2 and shown <= set(getattr(s, pool)), pool
