@@ -12,7 +12,7 @@ from . import effects as fx
 from .state import STAGES, TIMES, initial_state
 
 RULESET_ID = "chrono-corsairs"
-RULESET_VERSION = "1.0.0"
+RULESET_VERSION = "1.1.0"
 COLORS = ["red", "blue", "green", "yellow", "purple"]
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
