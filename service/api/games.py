@@ -1,6 +1,7 @@
 """POST /games creates a game; GET /games/{id} shows it as the caller's seat sees it."""
 from __future__ import annotations
 
+import unicodedata
 from uuid import UUID
 
 import marshmallow as ma
@@ -20,8 +21,21 @@ BEARER_AUTH = [{"bearerAuth": []}]
 
 # Schemas -------------------------------------------------------------------------------
 
+# Joiners that emoji and some scripts need; every other control, format, private-use or
+# unassigned character (NUL, a right-to-left override, a byte-order mark...) is refused.
+NAME_JOINERS = {"\u200c", "\u200d"}
+
+
+def printable_name(name: str) -> None:
+    if not name.strip():
+        raise ma.ValidationError("A name needs at least one visible character.")
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn") and char not in NAME_JOINERS:
+            raise ma.ValidationError(f"A name cannot hold the character U+{ord(char):04X}.")
+
+
 class PlayerSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=64))
+    name = ma.fields.String(required=True, validate=[ma.validate.Length(min=1, max=64), printable_name])
 
 
 def _served_ruleset_ids() -> list[str]:
