@@ -25,9 +25,9 @@ class CommandSchema(ma.Schema):
         unknown = ma.INCLUDE
 
     type = ma.fields.String(required=True, metadata={"description": "The command type, e.g. roll_dice"})
-    seat = ma.fields.Integer(metadata={
+    seat = ma.fields.Integer(strict=True, metadata={
         "description": "The seat acted for: required with the host token, optional (your own) otherwise"})
-    expected_version = ma.fields.Integer(metadata={
+    expected_version = ma.fields.Integer(strict=True, metadata={
         "description": "Refuse (409) unless the game is still at this version"})
 
 
@@ -119,7 +119,7 @@ def send_command(body: dict, query: dict, game_id: UUID):
     try:
         game, before = application().execute(
             game_id, seat, command, expected_version=expected if expected is not None else if_match,
-            game=game, dry_run=dry_run)
+            game=game, dry_run=dry_run, reporter="host" if caller == "host" else "seat")
     except VersionMismatch as error:
         if expected is None:
             raise Problem(412, f"The game is at version {error.actual}, not {error.expected}.",
