@@ -183,7 +183,7 @@ CORPUS: dict[str, Hostile] = {
     # Reading at versions -----------------------------------------------------------------
     "?version=-1": Hostile("GET", GAME + "?version=-1", 400, "MALFORMED_REQUEST", None, content_type=None),
     "?version=0": Hostile("GET", GAME + "?version=0", 400, "MALFORMED_REQUEST", None, content_type=None),
-    "?version past the end": Hostile("GET", GAME + "?version=6", 404, "VERSION_NOT_FOUND", None, content_type=None),
+    "?version past the end": Hostile("GET", GAME + "?version=1000000", 404, "VERSION_NOT_FOUND", None, content_type=None),
     "?version=2**63": Hostile("GET", GAME + f"?version={2**63}", 404, "VERSION_NOT_FOUND", None, content_type=None),
     "?version with 5000 digits": Hostile("GET", GAME + "?version=" + "9" * 5000, 400, "MALFORMED_REQUEST",
                                          None, content_type=None),
