@@ -18,3 +18,22 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # gunicorn 27's control socket defaults to one path per user: two servers (a dev server and
 # the test suite's) would fight over it, and nothing here uses it.
 control_socket_disable = True
+
+
+def _problem_error(sock, status_int, reason, mesg):
+    """gunicorn's own refusals (request line over 4094 bytes: 414, a header too large: 431, a
+    malformed request: 400) as RFC 9457 problems, like every other error of Parley's."""
+    from gunicorn import util
+
+    from service.errors import problem_bytes
+
+    util.write_nonblock(sock, problem_bytes(status_int, reason, mesg))
+
+
+def _install_problem_errors():
+    from gunicorn import util
+
+    util.write_error = _problem_error
+
+
+_install_problem_errors()

@@ -20,7 +20,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from domain.ruleset import ARBITER
 from service.application import Game, GameNotFound, Parley
-from service.errors import DOCUMENTED, PROBLEM_JSON, Problem, ProblemSchema
+from service.errors import DOCUMENTED, PROBLEM_JSON, SERVER_LIMITS, Problem, ProblemSchema
 
 BEARER = re.compile(r"^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$", re.IGNORECASE)
 
@@ -46,6 +46,24 @@ def _finite(text: str) -> float:
     return value
 
 
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(value) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any(0xD800 <= ord(c) <= 0xDFFF for c in item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def loads_strictly(data: bytes):
     """RFC 8259 JSON only: UTF-8, no NaN/Infinity, no number beyond a double or 4300 digits,
     no lone surrogate, at most MAX_JSON_DEPTH levels. Anything else is a 400 problem."""
@@ -62,19 +80,20 @@ def loads_strictly(data: bytes):
     except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
         raise _not_json("a number has too many digits.") from None
     stack = [(value, 1)]
-    while stack:  # iterative: a check that recursed would fail where json.loads did not
+    while stack:  # iterative, containers only: cheap even for a 64 MiB export
         item, depth = stack.pop()
-        if isinstance(item, str):
-            if not item.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in item):
-                raise _not_json("a string holds a lone surrogate (\\ud800-\\udfff).")
-        elif isinstance(item, (list, dict)):
-            if depth > MAX_JSON_DEPTH:
-                raise _not_json(f"it nests deeper than {MAX_JSON_DEPTH} levels.")
-            if isinstance(item, dict):
-                stack.extend((key, depth) for key in item)
-                stack.extend((child, depth + 1) for child in item.values())
-            else:
-                stack.extend((child, depth + 1) for child in item)
+        if depth > MAX_JSON_DEPTH:
+            raise _not_json(f"it nests deeper than {MAX_JSON_DEPTH} levels.")
+        if type(item) is dict:
+            children = item.values()
+        elif type(item) is list:
+            children = item
+        else:
+            continue
+        stack.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+    # UTF-8 cannot carry a surrogate: one can only come from a backslash-u-D8..DF escape.
+    if SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        raise _not_json("a string holds a lone surrogate (\\ud800-\\udfff).")
     return value
 
 
@@ -97,9 +116,10 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
 
     def problems(self, *statuses: int):
-        """Document these error responses (problem+json) on an operation."""
+        """Document these error responses (problem+json) on an operation, and the HTTP
+        server's own refusals of an over-long request line or header (414, 431)."""
         def decorator(func):
-            for status in statuses:
+            for status in statuses + SERVER_LIMITS:
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
             return func
         return decorator
