@@ -52,3 +52,21 @@ def child_exit(server, worker):
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
+
+def _problem_error(sock, status_int, reason, mesg):
+    """gunicorn's own refusals (request line over 4094 bytes: 414, a header too large: 431, a
+    malformed request: 400) as RFC 9457 problems, like every other error of Parley's."""
+    from gunicorn import util
+
+    from service.errors import problem_bytes
+
+    util.write_nonblock(sock, problem_bytes(status_int, reason, mesg))
+
+
+def _install_problem_errors():
+    from gunicorn import util
+
+    util.write_error = _problem_error
+
+
+_install_problem_errors()

@@ -11,6 +11,12 @@ server  Outcomes derive from a secret 32-byte seed. Its SHA-256 commitment is pu
         drawing j = draw(i+1) for i from k-1 down to 1 and swapping items i and j.
 table   The client reports what was rolled or drawn at a physical table, in the command
         itself; the rules validate that the outcome is possible and everything else.
+        A card drawn or an order shuffled is checked against the pool it came from, and that
+        pool may hold what a seat must not see (another seat's hand, the deck). So the service
+        says who reports: TableChance(reporter="seat") refuses every draw and shuffle outcome,
+        the same way whatever the pool holds and before looking at it; only the host token
+        (the table's device) reports those. Dice may be reported by anyone. The default
+        reporter, "table", accepts all (domain tests, verification of an export).
 """
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ from typing import Any, Sequence
 from .ruleset import Rejected
 
 CHANCE_RULE = "Parley: chance"
+TABLE_RULE = "Parley: table mode"
 
 
 def new_seed() -> str:
@@ -83,8 +90,21 @@ class TableChance:
     mode = "table"
     commitment = None
 
+    def __init__(self, reporter: str = "table"):
+        if reporter not in ("table", "host", "seat"):
+            raise ValueError(f"reporter must be table, host or seat, not {reporter!r}")
+        self.reporter = reporter
+
     def reveal(self) -> None:
         return None
+
+    def require_host(self, field: str) -> None:
+        """Refuse a seat's report of a draw (docs/rulings.md TM-1): call it before the pool is
+        looked at, so the answer cannot depend on what the pool holds."""
+        if self.reporter == "seat":
+            raise Rejected("TABLE_OUTCOME_FROM_HOST", TABLE_RULE,
+                           f"At a table, what is drawn or shuffled ('{field}') is reported by the "
+                           "host token (the table's device), not by a seat's token.", ruling="TM-1")
 
     def roll(self, count: int, faces: Sequence[str], supplied: Any, field: str) -> list[str]:
         if supplied is None:
@@ -100,6 +120,7 @@ class TableChance:
 
     def pick(self, items: Sequence[Any], count: int, supplied: Any, field: str) -> list[Any]:
         """The items the table drew; the message never lists what the pool holds."""
+        self.require_host(field)
         count = min(count, len(items))
         if supplied is None:
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
@@ -115,6 +136,7 @@ class TableChance:
         return list(supplied)
 
     def shuffle(self, items: Sequence[Any], supplied: Any, field: str) -> list[Any]:
+        self.require_host(field)
         if supplied is None:
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: send the order drawn in '{field}'.")

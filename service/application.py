@@ -204,10 +204,12 @@ class Game(Aggregate):
     def status(self):
         return self.ruleset.status(self.state)
 
-    def chance(self) -> Any:
+    def chance(self, reporter: str = "table") -> Any:
+        """reporter: who sends table outcomes, "host" or "seat" (a seat may not report draws:
+        docs/rulings.md TM-1); "table" accepts all, as when an export is verified."""
         if self.chance_mode == "server":
             return domain_chance.ServerChance(self.seed, position=self.version)
-        return domain_chance.TableChance()
+        return domain_chance.TableChance(reporter)
 
 
 def project_game(game: Game | None, stored_events) -> Game | None:
@@ -327,7 +329,7 @@ class Parley(Application):
 
     def execute(self, game_id: UUID, seat: int, command: dict,
                 expected_version: int | None = None, game: Game | None = None,
-                dry_run: bool = False,
+                dry_run: bool = False, reporter: str = "table",
                 idempotency: tuple[str, str] | None = None) -> tuple[Game, int]:
         """Decide and store one command. Returns the game and its version before the command.
 
@@ -351,7 +353,7 @@ class Parley(Application):
             raise Rejected("GAME_FINISHED", SERVICE_RULE,
                            "This game is finished: no more commands are accepted.")
         before = game.version
-        chance = game.chance()
+        chance = game.chance(reporter)
         if dry_run and game.chance_mode == "server":
             chance = domain_chance.ServerChance(domain_chance.new_seed(), position=game.version)
         events = json_safe(game.ruleset.decide(game.state, seat, command, chance))

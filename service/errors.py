@@ -20,8 +20,11 @@ TYPE_BASE = "https://parley.invalid/problems/"  # identifiers, not links to foll
 
 log = logging.getLogger(__name__)
 
-# The error statuses the API documents (405 cannot be documented per operation).
-DOCUMENTED = (400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
+# The error statuses the API documents (405 cannot be documented per operation). 414 and 431
+# come from the HTTP server itself (gunicorn's request-line and header limits), as problems too
+# (deploy/gunicorn.conf.py).
+DOCUMENTED = (400, 401, 403, 404, 409, 412, 413, 414, 415, 422, 431, 503)
+SERVER_LIMITS = (414, 431)
 
 CODES = {
     400: "MALFORMED_REQUEST",
@@ -32,8 +35,10 @@ CODES = {
     409: "VERSION_CONFLICT",
     412: "PRECONDITION_FAILED",
     413: "BODY_TOO_LARGE",
+    414: "URI_TOO_LONG",
     415: "UNSUPPORTED_MEDIA_TYPE",
     422: "UNPROCESSABLE",
+    431: "HEADERS_TOO_LARGE",
     500: "INTERNAL_ERROR",
     503: "STORE_UNAVAILABLE",
 }
@@ -83,6 +88,19 @@ def problem_response(status: int, detail: str, code: str | None = None,
     }
     body.update({k: v for k, v in extensions.items() if v is not None})
     return body, status, {"Content-Type": PROBLEM_JSON, **(headers or {})}
+
+
+def problem_bytes(status: int, reason: str, detail: str) -> bytes:
+    """A whole HTTP/1.1 response carrying a problem, for the HTTP server's own refusals (the
+    request never reached Flask, so its path is unknown: instance is empty)."""
+    import json
+
+    code = CODES.get(status, "MALFORMED_REQUEST" if status == 400 else "ERROR")
+    body = json.dumps({"type": TYPE_BASE + code.lower().replace("_", "-"), "title": reason,
+                       "status": status, "detail": detail, "instance": "", "code": code}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_JSON}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
 
 
 def _http_exception(error: HTTPException):

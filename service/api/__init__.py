@@ -7,33 +7,119 @@ from __future__ import annotations
 
 import hmac
 import http
+import json
+import math
 import re
 from uuid import UUID
 
 import flask_smorest
 from flask import current_app, request
 from flask_smorest.utils import prepare_response
-from webargs.flaskparser import FlaskParser
+from webargs import core as webargs_core
+from webargs.flaskparser import FlaskParser, is_json_request
 
 from domain.ruleset import ARBITER
 from service.application import Game, GameNotFound, Parley
-from service.errors import DOCUMENTED, PROBLEM_JSON, Problem, ProblemSchema
+from service.errors import DOCUMENTED, PROBLEM_JSON, SERVER_LIMITS, Problem, ProblemSchema
 
 BEARER = re.compile(r"^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$", re.IGNORECASE)
+
+
+# Deeper than any document the API takes (an export nests about a dozen levels); far below the
+# depth at which Python's own recursion (json, jsonschema, marshmallow) would fail.
+MAX_JSON_DEPTH = 64
+
+
+def _not_json(detail: str | None = None) -> Problem:
+    return Problem(400, "The body is not valid JSON." if detail is None else
+                   f"The body is not valid JSON: {detail}", "MALFORMED_REQUEST")
+
+
+def _refuse_constant(name: str):
+    raise _not_json(f"{name} is not a JSON number.")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _not_json(f"the number {text[:20]}... is too large.")
+    return value
+
+
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(value) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any(0xD800 <= ord(c) <= 0xDFFF for c in item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def loads_strictly(data: bytes):
+    """RFC 8259 JSON only: UTF-8, no NaN/Infinity, no number beyond a double or 4300 digits,
+    no lone surrogate, at most MAX_JSON_DEPTH levels. Anything else is a 400 problem."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _not_json("it is not UTF-8.") from None
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
+    except RecursionError:
+        raise _not_json(f"it nests deeper than {MAX_JSON_DEPTH} levels.") from None
+    except json.JSONDecodeError:
+        raise _not_json() from None
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise _not_json("a number has too many digits.") from None
+    stack = [(value, 1)]
+    while stack:  # iterative, containers only: cheap even for a 64 MiB export
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise _not_json(f"it nests deeper than {MAX_JSON_DEPTH} levels.")
+        if type(item) is dict:
+            children = item.values()
+        elif type(item) is list:
+            children = item
+        else:
+            continue
+        stack.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+    # UTF-8 cannot carry a surrogate: one can only come from a backslash-u-D8..DF escape.
+    if SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        raise _not_json("a string holds a lone surrogate (\\ud800-\\udfff).")
+    return value
 
 
 class Parser(FlaskParser):
     # A body or query that does not match the API's schema is a malformed request.
     DEFAULT_VALIDATION_STATUS = 400
 
+    def _raw_load_json(self, req):
+        # webargs' json.loads lets a deep body raise RecursionError and a long integer
+        # ValueError (both 500s), and takes NaN and lone surrogates the event store cannot keep.
+        if not is_json_request(req):
+            return webargs_core.missing
+        data = req.get_data(cache=True)
+        if not data:
+            return webargs_core.missing
+        return loads_strictly(data)
+
 
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
 
     def problems(self, *statuses: int):
-        """Document these error responses (problem+json) on an operation."""
+        """Document these error responses (problem+json) on an operation, and the HTTP
+        server's own refusals of an over-long request line or header (414, 431)."""
         def decorator(func):
-            for status in statuses:
+            for status in statuses + SERVER_LIMITS:
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
             return func
         return decorator

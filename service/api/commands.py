@@ -28,9 +28,9 @@ class CommandSchema(ma.Schema):
         unknown = ma.INCLUDE
 
     type = ma.fields.String(required=True, metadata={"description": "The command type, e.g. roll_dice"})
-    seat = ma.fields.Integer(metadata={
+    seat = ma.fields.Integer(strict=True, metadata={
         "description": "The seat acted for: required with the host token, optional (your own) otherwise"})
-    expected_version = ma.fields.Integer(metadata={
+    expected_version = ma.fields.Integer(strict=True, metadata={
         "description": "Refuse (409) unless the game is still at this version"})
 
 
@@ -179,7 +179,8 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
     try:
         game, before = application().execute(
             game_id, seat, command, expected_version=expected if expected is not None else if_match,
-            game=game, dry_run=dry_run, idempotency=idempotency)
+            game=game, dry_run=dry_run, idempotency=idempotency,
+            reporter="host" if caller == "host" else "seat")
     except VersionMismatch as error:
         if expected is None:
             raise Problem(412, f"The game is at version {error.actual}, not {error.expected}.",

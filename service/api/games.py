@@ -20,8 +20,17 @@ BEARER_AUTH = [{"bearerAuth": []}]
 
 # Schemas -------------------------------------------------------------------------------
 
+# No control character (NUL, tab, newline, C1), bidirectional override or isolate (a name that
+# reads backwards), zero-width character or byte-order mark: names are shown to other players.
+# A pattern, so that the contract says it too.
+NAME_PATTERN = (r"^[^\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e"
+                r"\u2060\u2066-\u2069\ufeff]+$")
+
+
 class PlayerSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=64))
+    name = ma.fields.String(required=True, validate=[
+        ma.validate.Length(min=1, max=64),
+        ma.validate.Regexp(NAME_PATTERN, error="A name cannot hold control, bidirectional-override or invisible characters.")])
 
 
 def _served_ruleset_ids() -> list[str]:
