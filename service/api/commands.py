@@ -195,6 +195,13 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
         if earlier is not None:
             outcome["outcome"] = "replayed"
             return _replay(game_id, earlier, caller)
+        if expected is None and if_match is not None:
+            # If-Match held when it was checked, but another command was stored before this
+            # one: the precondition failed all the same.
+            current = application().get_game(game_id).version
+            raise Problem(412, f"The game is at version {current}, not the one in If-Match.",
+                          "VERSION_MISMATCH", headers={"ETag": f'"{current}"'},
+                          version=current) from None
         raise Problem(409, "Another command was stored first; read the game and try again.",
                       "VERSION_CONFLICT") from None
     if dry_run:
