@@ -165,7 +165,7 @@ def free_port() -> int:
 def start_server(root: Path, env: dict, port: int, workers: int | None) -> subprocess.Popen:
     web = next(line.split(":", 1)[1].strip() for line in (root / "Procfile").read_text().splitlines()
                if line.startswith("web:"))
-    full = {**os.environ, **env, "HOST": "127.0.0.1", "PORT": str(port),
+    full = {**os.environ, **env, "HOST": "127.0.0.1", "PORT": str(port), "PGAPPNAME": app_name(),
             "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}"}
     if workers:
         full["WEB_CONCURRENCY"] = str(workers)
@@ -184,6 +184,11 @@ def start_server(root: Path, env: dict, port: int, workers: int | None) -> subpr
             break
     stop_server(proc)
     raise RuntimeError("the server did not start (set BENCH_SERVER_LOG=/tmp/log to see why)")
+
+
+def app_name() -> str:
+    """The application_name the server's PostgreSQL connections carry (libpq reads PGAPPNAME)."""
+    return f"parley-bench-{os.getpid()}"
 
 
 def stop_server(proc: subprocess.Popen) -> None:
@@ -218,6 +223,52 @@ def rss_of(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def backends(app_name: str) -> list[int]:
+    """PostgreSQL server processes serving connections with this application_name."""
+    from _pg import DSN
+    import psycopg
+
+    with psycopg.connect(DSN, autocommit=True) as conn:
+        return [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s",
+                                           (app_name,))]
+
+
+class CpuMeter:
+    """CPU seconds used by the gunicorn workers and by their PostgreSQL backends between start()
+    and stop(): unlike rates, these hardly move when other work shares the cores."""
+
+    def __init__(self, master: int, app_name: str):
+        self.master, self.app_name = master, app_name
+
+    def _read(self) -> tuple[dict, dict]:
+        def read(pids):
+            out = {}
+            for pid in pids:
+                try:
+                    out[pid] = cpu_seconds(pid)
+                except OSError:
+                    pass
+            return out
+        return read(workers_of(self.master)), read(backends(self.app_name))
+
+    def start(self):
+        self.before = self._read()
+
+    def stop(self) -> tuple[float, float]:
+        after = self._read()
+        used = [sum(t - before.get(pid, 0.0) for pid, t in now.items()) for before, now in zip(self.before, after)]
+        return used[0], used[1]
 
 
 class RssSampler(threading.Thread):
@@ -295,6 +346,7 @@ class Phase:
     def __init__(self):
         self.latencies: list[float] = []
         self.errors = 0
+        self.sent = 0
         self.failures: list[BaseException] = []
         self.lock = threading.Lock()
 
@@ -314,6 +366,8 @@ def saturate(players: list[Player], seconds: float) -> tuple[float, Phase]:
                 command = p.next_command()
                 start = time.perf_counter()
                 ok = p.send(command)
+                with phase.lock:
+                    phase.sent += 1
                 if counting.is_set():
                     phase.record((time.perf_counter() - start) * 1000, ok)
         except BaseException as error:  # a crashed client is reported, not silently idle
@@ -381,13 +435,16 @@ def part_http(report: Report, args, env: dict, bare: float | None, long_game) ->
               f"{len(workers_of(server.pid))} workers; saturation {args.clients} connections, "
               f"{args.http_seconds:g} s", flush=True)
         players = [Player(port, i) for i in range(max(args.clients, args.open_connections))]
+        meter = CpuMeter(server.pid, app_name())
+        meter.start()
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
         rate, sat = saturate(players[:args.clients], args.http_seconds)
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        workers_cpu, pg_cpu = meter.stop()
         sampler.stop.set()
         sampler.join()
         client_ms = ((cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)) * 1000
-        client_ms /= max(1, len(sat.latencies))
+        client_ms /= max(1, sat.sent)
         what = (f"HTTP commands through gunicorn ({sampler.workers} workers) at saturation, "
                 f"{args.clients} games at once")
         value = (f"{rate:,.0f} commands/s (p50 {statistics.median(sat.latencies):.1f} ms, "
@@ -397,7 +454,12 @@ def part_http(report: Report, args, env: dict, bare: float | None, long_game) ->
                           verdict(rate >= bare / 2))
         else:
             report.figure(what, value)
-        report.figure("load generator CPU per command (same cores as the server)", f"{client_ms:.2f} ms")
+        # The saturation phase counts only commands answered after its warm-up; the meters run
+        # through the warm-up too, so divide by every command sent meanwhile (same for both).
+        sent = sat.sent
+        report.figure("CPU per command at saturation: gunicorn workers / their PostgreSQL backends / "
+                      "load generator", f"{workers_cpu * 1000 / sent:.2f} / {pg_cpu * 1000 / sent:.2f} / "
+                      f"{client_ms:.2f} ms")
         report.figure(f"worker resident memory under load ({sampler.workers} workers, sampled every 0.25 s)",
                       f"max {sampler.max_worker / MB:.0f} MB per worker, max {sampler.max_sum / MB:.0f} MB summed",
                       "≤ 150 MB a worker", f"{sampler.max_worker / MB / 150:.2f} of it",
