@@ -308,8 +308,16 @@ class Player:
         headers = {"Content-Type": "application/json"} if body is not None else {}
         if auth:
             headers["Authorization"] = self.auth
-        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = self.conn.getresponse()
+        data = json.dumps(body) if body is not None else None
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            response = self.conn.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            # The server closed an idle kept-alive connection before reading this request
+            # (gunicorn's keepalive timeout): open a new one and send it again.
+            self.conn.close()
+            self.conn.request(method, path, body=data, headers=headers)
+            response = self.conn.getresponse()
         return response.status, json.loads(response.read())
 
     def new_game(self):

@@ -196,7 +196,9 @@ class GameCache:
     none or one command's), instead of a snapshot query, an events query and up to 100 events
     replayed. Stored events never change, so a cached game brought up to date equals a game
     loaded afresh (tests/api/test_game_cache.py). Callers get copies; the cached game changes only
-    by stored events. Size: PARLEY_GAME_CACHE_SIZE games per process (0 turns it off)."""
+    by stored events. Size: PARLEY_GAME_CACHE_SIZE games per process (0 turns it off), of at
+    most about 200 KiB each (a Chrono Corsairs game, with its own copy of the shipped content);
+    games created with custom content are not kept."""
 
     def __init__(self, size: int | None = None):
         self.size = size if size is not None else int(os.environ.get("PARLEY_GAME_CACHE_SIZE", "64"))
@@ -210,6 +212,10 @@ class GameCache:
                 self._games.move_to_end(game_id)
         if entry is None:
             game = load(game_id)
+            if game.content is not None:
+                # Custom content may be as large as a request body (1 MiB of JSON, many MB in
+                # memory): such games are loaded afresh each time rather than kept.
+                return game
             with self._lock:
                 self._games[game_id] = [threading.Lock(), copy_game(game)]
                 while len(self._games) > self.size:

@@ -74,3 +74,14 @@ def test_the_cache_keeps_at_most_its_size(two_workers):
     for game_id in ids:
         app.get_game(game_id)
     assert list(app._games._games) == ids[-3:]
+
+
+def test_a_game_with_custom_content_is_not_kept(two_workers):
+    app, _ = two_workers
+    content = CORSAIRS.default_content
+    game_id = app.create_game(CORSAIRS.id, ["A", "B"], "server", content=content).game.id
+    app.get_game(game_id)
+    assert game_id not in app._games._games
+    plain = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
+    app.get_game(plain)
+    assert plain in app._games._games
