@@ -97,9 +97,10 @@ class LRU:
             return self.setdefault(key, build())
 
 
-# Enough for every game a worker has in hand at once (one per request thread) many times over;
-# a state's own content is re-remembered whenever it is set up or loaded.
-CONTENT_STORE_SIZE = 32
+# Twice the games a worker has in hand at once (one per request thread, 4 by default); a
+# state's own content is re-remembered whenever it is set up or loaded. A custom content may be
+# a whole request body (1 MiB of JSON, about 5 MB once parsed), so this is kept small.
+CONTENT_STORE_SIZE = 8
 _CONTENTS = LRU(CONTENT_STORE_SIZE)
 
 
