@@ -560,4 +560,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        # The finally blocks have run by now: the schemas are dropped, the server is stopped.
+        print("\ninterrupted: its PostgreSQL schemas dropped and its gunicorn stopped", file=sys.stderr)
+        sys.exit(130)
