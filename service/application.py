@@ -339,6 +339,7 @@ class Parley(Application):
         Raises Rejected (nothing stored), VersionMismatch, or eventsourcing's IntegrityError
         when another command was stored first.
 
+        The events stored are left on the returned game as `stored_now`.
         A dry run decides and applies the command to the loaded game but stores nothing; the
         new events stay pending on the returned game (game.collect_events()). Server chance
         then draws from a throwaway seed: drawing from the game's seed would show a seat its
@@ -358,7 +359,8 @@ class Parley(Application):
         events = json_safe(game.ruleset.decide(game.state, seat, command, chance))
         game.record(events, command={"seat": seat, "body": json_safe(command)})
         if not dry_run:
-            self.save(game)
+            # The events just stored, for the answer: reading them back costs a query.
+            game.stored_now = [recording.domain_event for recording in self.save(game)]
         return game, before
 
     # Reads ------------------------------------------------------------------------

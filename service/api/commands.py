@@ -136,7 +136,7 @@ def send_command(body: dict, query: dict, game_id: UUID):
                  "events": [event_entry(game, e, caller) for e in pending],
                  "game": game_view(game, caller, reveal_seed=False), "dry_run": True},
                 200, {"ETag": f'"{before}"'})
-    new_events = application().stored_events(game_id, after=before)
+    new_events = game.stored_now
     return ({"version": game.version,
              "events": [event_entry(game, e, caller) for e in new_events],
              "game": game_view(game, caller)},
