@@ -510,6 +510,11 @@ def part_http(report: Report, args, env: dict, bare: float | None, long_game) ->
             report.figure(f"GET /games/{{id}}?version=v of the {last}-event game over HTTP, {args.reads} reads",
                           f"median {med:.2f} ms, p99 {pct(times, 0.99):.2f} ms", "median ≤ 10 ms",
                           f"{med / 10:.2f} of it", verdict(med <= 10))
+    except (RuntimeError, OSError) as error:
+        if server.poll() is not None:
+            raise RuntimeError(f"the gunicorn master exited (status {server.returncode}) during the run; "
+                               "set BENCH_SERVER_LOG=/tmp/log to see why") from error
+        raise
     finally:
         stop_server(server)
 
