@@ -360,7 +360,8 @@ class Parley(Application):
         game.record(events, command={"seat": seat, "body": json_safe(command)})
         if not dry_run:
             # The events just stored, for the answer: reading them back costs a query.
-            game.stored_now = [recording.domain_event for recording in self.save(game)]
+            game.stored_now = [recording.domain_event for recording in self.save(game)
+                               if recording.domain_event.originator_id == game.id]
         return game, before
 
     # Reads ------------------------------------------------------------------------
