@@ -20,7 +20,13 @@ from domain.chance import ServerChance  # noqa: E402
 from domain.registry import all_rulesets  # noqa: E402
 
 
-def play(ruleset, game_no: int, players: int) -> int:
+class Unfinished(Exception):
+    """A random game still running after the command limit (random play can circle forever)."""
+
+
+def play(ruleset, game_no: int, players: int, limit: int | None = None) -> int:
+    """One complete random game; returns its number of commands. Raises Unfinished after
+    `limit` commands."""
     rng = random.Random(game_no)
     seed = hashlib.sha256(b"bench-%d" % game_no).hexdigest()
     events = ruleset.setup([f"P{i}" for i in range(players)], None, None, ServerChance(seed, 0), None)
@@ -32,6 +38,8 @@ def play(ruleset, game_no: int, players: int) -> int:
         status = ruleset.status(state)
         if status.finished:
             return commands
+        if limit is not None and commands >= limit:
+            raise Unfinished(f"{ruleset.id} game {game_no}: not finished after {commands} commands")
         seat = status.to_move[0]
         command = rng.choice(ruleset.legal_commands(state, seat))
         new = ruleset.decide(state, seat, command, ServerChance(seed, version))

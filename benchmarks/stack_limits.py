@@ -50,12 +50,15 @@ def save_rate(env: dict, seconds: float) -> float:
     return n / elapsed
 
 
-def insert_rate(seconds: float) -> float:
+def insert_rate(seconds: float, schema: str) -> float:
+    """Autocommit INSERTs of one small jsonb row into an ordinary table of `schema`: each commit
+    waits for its WAL flush, as an eventsourcing save's does. (A TEMP table, as this first
+    used, writes no WAL, so its commits never wait for the disk: about 70x faster here.)"""
     with psycopg.connect(DSN, autocommit=True) as conn:
-        conn.execute("CREATE TEMP TABLE bench_rows (id bigserial PRIMARY KEY, body jsonb)")
+        conn.execute(f'CREATE TABLE "{schema}".bench_rows (id bigserial PRIMARY KEY, body jsonb)')
         n, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
-            conn.execute("INSERT INTO bench_rows (body) VALUES (%s)", ('{"type": "Ticked", "by": 1}',))
+            conn.execute(f'INSERT INTO "{schema}".bench_rows (body) VALUES (%s)', ('{"type": "Ticked", "by": 1}',))
             n += 1
         return n / (time.perf_counter() - start)
 
@@ -68,9 +71,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         rates["sqlite"] = save_rate({"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                                      "SQLITE_DBNAME": os.path.join(tmp, "bench.sqlite")}, args.seconds)
-    with fresh_schema("limits") as (_, env):
+    with fresh_schema("limits") as (schema, env):
         rates["postgres"] = save_rate(env, args.seconds)
-    raw = insert_rate(args.seconds)
+        raw = insert_rate(args.seconds, schema)
     for store, rate in rates.items():
         print(f"eventsourcing save, one event per save, {store}: {rate:,.0f} saves/s")
     print(f"raw psycopg autocommit INSERT, postgres: {raw:,.0f} inserts/s")

@@ -11,8 +11,13 @@ import os
 import shutil
 import tempfile
 
-workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
-threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# Two workers of four threads each (gunicorn's gthread worker). Measured on the 2-core machine
+# (docs/performance.md): threads keep connections alive, where the sync worker accepts and
+# closes a connection per request and then idles until the client has closed its end; about
+# 1 ms of worker CPU per command went on that. One worker per core; the threads overlap one
+# request's database waits with another's Python.
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 preload_app = False
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10

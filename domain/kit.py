@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from importlib import resources
 from types import SimpleNamespace
 from typing import Callable
@@ -53,18 +55,77 @@ def load_json(package: str, name: str) -> dict:
     return json.loads(resources.files(package).joinpath("content", name).read_text(encoding="utf-8"))
 
 
-_CONTENTS: dict[str, dict] = {}
+class LRU:
+    """A bounded map: at most `size` entries, the least recently used dropped first.
+
+    Caches keyed by a content fingerprint use it so that a worker fed endless distinct custom
+    contents keeps only the last few (and whatever its live states hold); an entry dropped
+    is rebuilt from the content on the next use. Thread-safe (gunicorn may run threads)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key) -> bool:
+        return key in self._items
+
+    def get(self, key):
+        """The value, now the most recently used; KeyError when absent."""
+        with self._lock:
+            value = self._items[key]
+            self._items.move_to_end(key)
+            return value
+
+    def setdefault(self, key, value):
+        """Keep `value` unless the key is present (the first value stays); returns the kept one."""
+        with self._lock:
+            kept = self._items.setdefault(key, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+            return kept
+
+    def get_or_build(self, key, build: Callable[[], object]):
+        """The value for key, built (outside the lock) and kept if absent."""
+        try:
+            return self.get(key)
+        except KeyError:
+            return self.setdefault(key, build())
+
+
+# Twice the games a worker has in hand at once (one per request thread, 4 by default); a
+# state's own content is re-remembered whenever it is set up or loaded. A custom content may be
+# a whole request body (1 MiB of JSON, about 5 MB once parsed), so this is kept small.
+CONTENT_STORE_SIZE = 8
+_CONTENTS = LRU(CONTENT_STORE_SIZE)
 
 
 def remember(key: str, content: dict) -> None:
     """Keep content by its fingerprint, so compiled forms of it (boards, card indexes) can be
     cached across state clones and snapshot loads. One store for every game: keys are hashes.
-    Nothing is ever evicted: a worker keeps every distinct content it has seen."""
+    Every state that sets up or loads content remembers it; the store keeps the
+    CONTENT_STORE_SIZE most recently used, so custom contents sent once do not stay forever."""
     _CONTENTS.setdefault(key, content)
 
 
+def remember_state(state) -> None:
+    """Remember the content a game's state holds, if it holds one: for a state kept across
+    requests (the service's game cache), whose content may have left the store meanwhile."""
+    key = getattr(state, "content_key", None)
+    if key:
+        remember(key, state.content)
+
+
 def content(key: str) -> dict:
-    return _CONTENTS[key]
+    try:
+        return _CONTENTS.get(key)
+    except KeyError:
+        raise KeyError(f"content {key[:12]}... is not in the content store: remember() it (set up or "
+                       f"load the state) before its compiled forms are asked for") from None
 
 
 def content_key(content: dict) -> str:

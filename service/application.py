@@ -9,12 +9,15 @@ of them optionally prefixed PARLEY_). Without any, games go to an SQLite file un
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
 import os
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -25,6 +28,7 @@ from eventsourcing.persistence import IntegrityError, InternalError
 
 from disputes import chain
 from domain import chance as domain_chance
+from domain import kit
 from domain.ruleset import Rejected
 
 SERVICE_RULE = "Parley: commands"
@@ -220,6 +224,64 @@ def project_game(game: Game | None, stored_events) -> Game | None:
     return game
 
 
+def copy_game(game: Game) -> Game:
+    """A copy of a game that shares nothing a command changes: the rules' state is cloned
+    (state.clone(), the copy decide() drafts on, where the state has one; else deepcopy);
+    pending events are not carried over."""
+    new = object.__new__(type(game))
+    new.__dict__.update(game.__dict__)
+    new.idempotency = dict(game.idempotency)  # a command's key is kept only once it is stored
+    clone = getattr(game.state, "clone", None)
+    new.state = clone() if clone is not None else copy.deepcopy(game.state)
+    new._pending_events = []
+    return new
+
+
+class GameCache:
+    """The latest version of the games this process served last, kept between requests.
+
+    Reading a game then costs one query for the events stored since it was cached (usually
+    none or one command's), instead of a snapshot query, an events query and up to 100 events
+    replayed. Stored events never change, so a cached game brought up to date equals a game
+    loaded afresh (tests/api/test_game_cache.py). Callers get copies; the cached game changes only
+    by stored events. Size: PARLEY_GAME_CACHE_SIZE games per process (0 turns it off), of at
+    most about 200 KiB each (a Chrono Corsairs game, with its own copy of the shipped content);
+    games created with custom content are not kept."""
+
+    def __init__(self, size: int | None = None):
+        self.size = size if size is not None else int(os.environ.get("PARLEY_GAME_CACHE_SIZE", "64"))
+        self._games: OrderedDict = OrderedDict()    # game id -> [lock, game]
+        self._lock = threading.Lock()
+
+    def get(self, game_id: UUID, load, events_after) -> Game:
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is not None:
+                self._games.move_to_end(game_id)
+        if entry is None:
+            game = load(game_id)
+            if game.content is not None:
+                # Custom content may be as large as a request body (1 MiB of JSON, many MB in
+                # memory): such games are loaded afresh each time rather than kept.
+                return game
+            with self._lock:
+                self._games[game_id] = [threading.Lock(), copy_game(game)]
+                while len(self._games) > self.size:
+                    self._games.popitem(last=False)
+            return game
+        lock, cached = entry
+        with lock:
+            try:
+                kit.remember_state(cached.state)  # its content may have left the store meanwhile
+                project_game(cached, events_after(game_id, cached.version))
+            except BaseException:
+                with self._lock:
+                    if self._games.get(game_id) is entry:
+                        del self._games[game_id]
+                raise
+            return copy_game(cached)
+
+
 class GameNotFound(Exception):
     pass
 
@@ -266,6 +328,7 @@ class Parley(Application):
 
     def __init__(self, rulesets: dict, env: dict | None = None,
                  snapshot_interval: int | None = None):
+        self._games = GameCache()
         if snapshot_interval is not None:
             self.snapshotting_intervals = {Game: snapshot_interval}
         self.rulesets = dict(rulesets)
@@ -340,6 +403,7 @@ class Parley(Application):
         `idempotency` is (key hash, request hash): stored with the command's first event so a
         retry can be answered with this result (Game.earlier_result); the caller checks it.
 
+        The events stored are left on the returned game as `stored_now`.
         A dry run decides and applies the command to the loaded game but stores nothing; the
         new events stay pending on the returned game (game.collect_events()). Server chance
         then draws from a throwaway seed: drawing from the game's seed would show a seat its
@@ -360,16 +424,31 @@ class Parley(Application):
         game.record(events, command={"seat": seat, "body": json_safe(command)},
                     idempotency=None if dry_run else idempotency)
         if not dry_run:
-            self.save(game)
+            # The events just stored, for the answer: reading them back costs a query.
+            game.stored_now = [recording.domain_event for recording in self.save(game)
+                               if recording.domain_event.originator_id == game.id]
         return game, before
 
     # Reads ------------------------------------------------------------------------
 
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
+        """The game at its latest version (or at `version`), a copy the caller may change.
+
+        The latest version comes from this process's cache of games, brought up to date with
+        the events stored since (by any process) in one query; a past version, or a game not
+        in the cache, is loaded from its last snapshot and the events after it."""
+        if version is None and self._games.size:
+            return self._games.get(game_id, self._load_game, self._events_after)
+        return self._load_game(game_id, version)
+
+    def _load_game(self, game_id: UUID, version: int | None = None) -> Game:
         try:
             return self.repository.get(game_id, version=version, projector_func=project_game)
         except AggregateNotFoundError:
             raise GameNotFound(str(game_id)) from None
+
+    def _events_after(self, game_id: UUID, version: int):
+        return self.events.get(originator_id=game_id, gt=version)
 
     def stored_events(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list:
         return list(self.events.get(originator_id=game_id, gt=after, limit=limit))

@@ -14,7 +14,6 @@ Start), and "SKULL".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .. import kit
 
@@ -60,14 +59,14 @@ class Board:
         return out
 
 
+_BOARDS = kit.LRU(512)
+
+
 def board_for(content: dict, key: str, slots: list[dict]) -> Board:
-    kit.remember(key, content)
-    return _compiled(key, tuple((s["tile"], s["side"]) for s in slots))
-
-
-@lru_cache(maxsize=512)
-def _compiled(key: str, slots: tuple[tuple[str, str], ...]) -> Board:
-    return compile_board(kit.content(key), [{"tile": t, "side": s} for t, s in slots])
+    """The compiled board of this content and track: the last 512 used are kept, any other is
+    compiled again from the content the state holds."""
+    track = tuple((s["tile"], s["side"]) for s in slots)
+    return _BOARDS.get_or_build((key, track), lambda: compile_board(content, slots))
 
 
 def compile_board(content: dict, slots: list[dict]) -> Board:

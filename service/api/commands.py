@@ -211,7 +211,7 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
                  "events": [event_entry(game, e, caller) for e in pending],
                  "game": game_view(game, caller, reveal_seed=False), "dry_run": True},
                 200, {"ETag": f'"{before}"'})
-    new_events = application().stored_events(game_id, after=before)
+    new_events = game.stored_now
     return ({"version": game.version,
              "events": [event_entry(game, e, caller) for e in new_events],
              "game": game_view(game, caller)},

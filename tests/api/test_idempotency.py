@@ -119,3 +119,21 @@ def test_old_events_and_snapshots_read_back_without_keys():
     snapshot = {"seats": []}
     Game.upcast_v1_v2(snapshot)
     assert snapshot["idempotency"] == {}
+
+
+def test_a_key_whose_command_lost_the_race_is_not_remembered(app, client):
+    # Two requests load the game (each a copy of the worker's kept game); the first stores
+    # its command, the second's save conflicts. The second's key must not be remembered:
+    # its command was never stored.
+    from eventsourcing.persistence import IntegrityError
+
+    game = create(client)
+    parley = app.extensions["parley"]
+    game_id = uuid.UUID(game.id)
+    parley.get_game(game_id)  # kept by the worker from here on
+    first, second = parley.get_game(game_id), parley.get_game(game_id)
+    parley.execute(game_id, 0, {"type": "draw"}, game=first, idempotency=("k1", "r1"))
+    with pytest.raises(IntegrityError):
+        parley.execute(game_id, 0, {"type": "draw"}, game=second, idempotency=("k2", "r2"))
+    assert set(parley.get_game(game_id).idempotency) == {"k1"}
+    assert set(parley.replay(game_id).idempotency) == {"k1"}
