@@ -3,8 +3,9 @@
 eventsourcing's PostgreSQL recorders retry every read and write up to ten times on a
 connection error, and each attempt waits for the connection pool (POSTGRES_CONNECT_TIMEOUT)
 to give up: with the database stopped, requests hung for 12 s and more. Parley's recorders
-retry once after a broken connection (a stale pooled connection once the database is back),
-never after the pool timed out, and a breaker answers at once for a second after a timeout,
+retry after a broken connection (stale pooled connections once the database is back; each
+fails at once), never after the pool timed out, and a breaker answers at once for a second
+after a timeout,
 so that clients get a 503 with Retry-After within a few seconds (service/errors.py).
 
 Parley uses this factory whenever PERSISTENCE_MODULE says eventsourcing.postgres
@@ -21,7 +22,8 @@ from eventsourcing.postgres import (PostgresAggregateRecorder, PostgresApplicati
                                     PostgresFactory)
 from psycopg_pool import PoolTimeout
 
-WAIT = 0.05           # before the one retry of a call that met a broken connection
+ATTEMPTS = 10         # a broken connection fails at once: the next pooled one is tried
+WAIT = 0.05           # before each retry of a call that met a broken connection
 BREAKER_SECONDS = 1.0  # after the pool gave up waiting, calls fail at once for this long
 TOPIC = "service.store:FailFastPostgresFactory"
 
@@ -51,22 +53,31 @@ def _pool_gave_up(error: Exception) -> bool:
     return isinstance(error.__cause__, PoolTimeout)
 
 
+def _connection_broke(error: Exception) -> bool:
+    """A connection that failed (no SQLSTATE: the client lost it; class 08: connection
+    exception; 57P: the server shut down), not a statement the server refused (a lock or
+    statement timeout would take as long again if retried)."""
+    sqlstate = getattr(error.__cause__, "sqlstate", None)
+    return sqlstate is None or sqlstate.startswith(("08", "57P"))
+
+
 def _fail_fast(method):
-    """The library's method without its ten retries: one retry after a broken connection
-    (a stale pooled connection once the database is back), none after the pool timed out."""
+    """The library's method, retried after a broken connection (each pooled connection that
+    went stale while the database was away fails at once when used), never after the pool
+    timed out waiting for a connection (the database is away: answer now)."""
     inner = method.__wrapped__
 
     @wraps(inner)
     def call(*args, **kwargs):
         BREAKER.check()
-        for attempt in range(2):
+        for attempt in range(ATTEMPTS):
             try:
                 return inner(*args, **kwargs)
             except (InterfaceError, OperationalError) as error:
                 if _pool_gave_up(error):
                     BREAKER.trip()
                     raise
-                if attempt == 1:
+                if attempt == ATTEMPTS - 1 or not _connection_broke(error):
                     raise
             time.sleep(WAIT)
 

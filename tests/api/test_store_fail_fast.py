@@ -42,14 +42,25 @@ def closed_breaker(monkeypatch):
     monkeypatch.setattr(store, "WAIT", 0)
 
 
-def test_a_broken_connection_is_retried_once():
-    call, calls = library_method([OperationalError("server closed the connection"), "rows"])
-    assert call() == "rows" and len(calls) == 2
+def test_broken_connections_are_retried():
+    # After a restart of the database every pooled connection is stale and fails when used.
+    stale = [OperationalError("server closed the connection") for _ in range(5)]
+    call, calls = library_method(stale + ["rows"])
+    assert call() == "rows" and len(calls) == 6
 
 
-def test_two_broken_connections_in_a_row_are_the_callers_error():
-    call, calls = library_method([OperationalError("a"), OperationalError("b"), "never"])
-    with pytest.raises(OperationalError, match="b"):
+def test_broken_connections_beyond_the_attempts_are_the_callers_error():
+    broken = [OperationalError(str(i)) for i in range(store.ATTEMPTS)]
+    call, calls = library_method(broken + ["never"])
+    with pytest.raises(OperationalError, match=str(store.ATTEMPTS - 1)):
+        call()
+    assert len(calls) == store.ATTEMPTS
+
+
+def test_a_pool_timeout_after_a_broken_connection_stops_the_retries():
+    call, calls = library_method([OperationalError("server closed the connection"),
+                                  pool_timeout(), "never"])
+    with pytest.raises(OperationalError, match="couldn't get a connection"):
         call()
     assert len(calls) == 2
 
@@ -76,3 +87,17 @@ def test_parley_on_postgres_uses_the_fail_fast_recorders():
     for recorder in (factory.aggregate_recorder_class, factory.application_recorder_class):
         for name in ("insert_events", "select_events"):
             assert getattr(recorder, name).__code__.co_filename == store.__file__
+
+
+def test_a_statement_the_server_refused_is_not_retried():
+    import psycopg
+
+    class LockNotAvailable(psycopg.OperationalError):
+        sqlstate = "55P03"
+
+    error = OperationalError("canceling statement due to lock timeout")
+    error.__cause__ = LockNotAvailable("canceling statement due to lock timeout")
+    call, calls = library_method([error, "never"])
+    with pytest.raises(OperationalError, match="lock timeout"):
+        call()
+    assert len(calls) == 1

@@ -103,3 +103,30 @@ def test_metrics_add_up_every_worker_and_every_log_line_is_json(postgres_schema)
     assert len(counted) == sent and {line["game_id"] for line in counted} == {game["id"]}
     assert all(line["logger"] == "parley.requests" and line["status"] == 200 for line in counted)
     assert any(line["logger"].startswith("gunicorn") for line in lines)
+
+
+def test_a_large_body_the_app_refuses_unread_closes_the_connection_and_says_so(server):
+    # gunicorn drains at most 64 KiB of an unread body before reusing a connection; beyond
+    # that it closes it, so the answer must say "Connection: close" (deploy/gunicorn.conf.py).
+    import http.client
+    import json
+    from urllib.parse import urlsplit
+
+    address = urlsplit(server.base)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+    body = json.dumps({"ruleset": "corsairs-of-valeria", "players": [{"name": "x" * (2 << 20)}]})
+    connection.request("POST", "/games", body=body, headers={"Content-Type": "application/json"})
+    refused = connection.getresponse()
+    refused.read()
+    assert refused.status == 413 and refused.getheader("Connection") == "close"
+    connection.close()
+    # A small body refused unread keeps the connection: gunicorn drains it.
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+    for _ in range(3):
+        connection.request("POST", "/games/00000000-0000-0000-0000-000000000000/commands",
+                           body=json.dumps({"type": "x", "pad": "y" * 30000}),
+                           headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        answer.read()
+        assert answer.status == 401 and answer.getheader("Connection") != "close"
+    connection.close()
