@@ -23,7 +23,10 @@ CONTROL = ("seq", "choice", "if", "repeat", "forEachSpace", "forEachPlayer", "bi
 
 # -- the board --------------------------------------------------------------------------
 
+# Board graphs by content key, the most recent GRAPHS_KEPT: a content may be a 1 MiB body, and
+# a worker must not keep every one it was ever sent (docs/performance.md).
 _GRAPHS: dict[str, dict] = {}
+GRAPHS_KEPT = 16
 
 
 def neighbors(s: ChronoState) -> dict:
@@ -39,6 +42,8 @@ def neighbors(s: ChronoState) -> dict:
         for x in board["harbor"]:
             adj[x].add(HARBOR)
         g = _GRAPHS[s.content_key] = {k: tuple(sorted(v)) for k, v in adj.items()}
+        for oldest in list(_GRAPHS)[:-GRAPHS_KEPT]:
+            _GRAPHS.pop(oldest, None)
     return g
 
 

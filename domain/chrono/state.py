@@ -129,7 +129,7 @@ class ChronoState:
         return new
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # (content, part): 6 parts of the 8 contents domain/kit keeps
 def _index(key: str, part: str) -> dict:
     return {c["id"]: c for c in kit.content(key)[part]}
 

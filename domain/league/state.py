@@ -105,7 +105,7 @@ def coin_index(key: str, content: dict) -> dict:
     return _index(key)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)
 def _index(key: str) -> dict:
     return {c["id"]: c for c in kit.content(key)["coins"]}
 

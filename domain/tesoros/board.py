@@ -51,7 +51,7 @@ def board_for(key: str, content: dict) -> Board:
     return _compile(key)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def _compile(key: str) -> Board:
     return compile_board(kit.content(key)["board"])
 

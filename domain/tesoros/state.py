@@ -95,7 +95,7 @@ class TesorosState:
         return new
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # (content, part) pairs for the 8 contents domain/kit keeps
 def _index(key: str, part: str) -> dict:
     return {c["id"]: c for c in kit.content(key)[part]}
 

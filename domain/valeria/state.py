@@ -157,12 +157,12 @@ class ValeriaState:
         return new
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _card(key: str, card_id: str) -> dict:
     return _cards(key)[card_id.split("#")[0].split("@")[0]]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)
 def _cards(key: str) -> dict:
     c = kit.content(key)
     out = {}

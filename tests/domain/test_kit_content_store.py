@@ -106,3 +106,26 @@ def test_a_state_loaded_after_its_content_was_dropped_plays_on(rid):
     seat = ruleset.status(loaded).to_move[0]
     assert ruleset.legal_commands(loaded, seat) == ruleset.legal_commands(state, seat)
     assert ruleset.view(loaded, seat) == ruleset.view(state, seat)
+
+
+def test_the_rulesets_compiled_content_caches_are_bounded():
+    # Each distinct custom content compiles into these caches; unbounded, a worker sent many
+    # large contents would keep them all (docs/performance.md, worker memory).
+    from domain.chrono import effects as chrono_effects, state as chrono_state
+    from domain.league import state as league_state
+    from domain.tesoros import board as tesoros_board, state as tesoros_state
+    from domain.valeria import state as valeria_state
+
+    for cached in (chrono_state._index, tesoros_state._index, tesoros_board._compile,
+                   league_state._index, valeria_state._cards, valeria_state._card):
+        assert cached.cache_info().maxsize is not None and cached.cache_info().maxsize <= 4096
+
+    class Fake:
+        def __init__(self, n):
+            self.content_key = f"key-{n}"
+            self.content = {"board": {"spots": [{"id": "A"}], "harbor": ["A"], "edges": []}}
+
+    for n in range(chrono_effects.GRAPHS_KEPT * 3):
+        chrono_effects.neighbors(Fake(n))
+    assert len(chrono_effects._GRAPHS) == chrono_effects.GRAPHS_KEPT
+    assert "key-0" not in chrono_effects._GRAPHS and f"key-{n}" in chrono_effects._GRAPHS
