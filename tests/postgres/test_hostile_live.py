@@ -10,7 +10,7 @@ import requests
 
 from tests.api.test_hostile_input import CORPUS, Target, check_refusal
 from tests.api.test_tokens_and_secrets import *  # noqa: F401,F403
-from tests.fakes.http import bearer
+from tests.fakes.http import Seated, bearer
 from tests.postgres.test_gunicorn import server  # noqa: F401
 
 # requests will not send a header holding NUL. Two entries never reach Parley on the real
@@ -22,20 +22,12 @@ BY_THE_HTTP_SERVER = {"100 kB token": (431, "HEADERS_TOO_LARGE"),
 FOR_THE_FAKE = {"dice on a server game", "unknown field", "unknown option", "too many players"}
 
 
-class LiveGame:
+class LiveGame(Seated):
+    """A created game (its id and tokens, as Seated has them) on the live server."""
+
     def __init__(self, base: str, created: dict):
-        self.base, self.created, self.session = base, created, requests.Session()
-
-    @property
-    def id(self) -> str:
-        return self.created["id"]
-
-    @property
-    def host(self) -> dict:
-        return bearer(self.created["host_token"])
-
-    def seat(self, n: int) -> dict:
-        return bearer(self.created["seats"][n]["token"])
+        super().__init__(client=None, created=created)
+        self.base, self.session = base, requests.Session()
 
     def log(self) -> tuple[int, int]:
         view = self.session.get(f"{self.base}/games/{self.id}", headers=self.host, timeout=30).json()

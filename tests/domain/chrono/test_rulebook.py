@@ -296,27 +296,26 @@ def test_in_collapsing_four_places_take_collapsing_rippling_expanding_opening():
     what is under the Rippling symbol, 3rd gets what is under the Expanding symbol, and 4th gets
     what is shown under the Opening symbol.\""""
     # given four players on Shipwreck Beach (multi-place) with 4, 3, 2 and 1 crew, in Collapsing
-    t = Table(4, flag=[0, 1, 2, 3])
-    stable_round(t)
-    t.state.storm = 8
-    for seat, n in enumerate((4, 3, 2, 1)):
-        t.place(seat, "crew", HARBOR, "E1", n)
-    forgo_all(t)
-    shipwreck = next(e for e in t.events if e["type"] == "TileEvaluated" and e["spot"] == "E1")
+    t, shipwreck = shipwreck_with_four_places()
     # then: C (+2 Time Gems +2 D), R (+1 T +2 D), E (+3 D), O (+2 D)
     assert [a["stage"] for a in shipwreck["awarded"]] == ["COLLAPSING", "RIPPLING", "EXPANDING", "OPENING"]
     assert [(x.gems, x.doubloons - 4) for x in t.state.seats] == [(2, 2), (1, 2), (0, 3), (0, 2)]
 
 
-def test_with_the_3_place_house_rule_the_4th_gets_nothing():
-    """CA-10 option: the glossary's symbol shows 1st / 2nd / 3rd only."""
-    t = Table(4, {"max_reward_places": 3}, flag=[0, 1, 2, 3])
+def shipwreck_with_four_places(options=None):
+    """Shipwreck Beach (E1) evaluated in Collapsing with 4, 3, 2 and 1 crew of four players."""
+    t = Table(4, options, flag=[0, 1, 2, 3])
     stable_round(t)
     t.state.storm = 8
     for seat, n in enumerate((4, 3, 2, 1)):
         t.place(seat, "crew", HARBOR, "E1", n)
     forgo_all(t)
-    shipwreck = next(e for e in t.events if e["type"] == "TileEvaluated" and e["spot"] == "E1")
+    return t, next(e for e in t.events if e["type"] == "TileEvaluated" and e["spot"] == "E1")
+
+
+def test_with_the_3_place_house_rule_the_4th_gets_nothing():
+    """CA-10 option: the glossary's symbol shows 1st / 2nd / 3rd only."""
+    _, shipwreck = shipwreck_with_four_places({"max_reward_places": 3})
     assert [a["place"] for a in shipwreck["awarded"]] == [1, 2, 3]
 
 
