@@ -5,9 +5,11 @@ import pytest
 
 from tests.disputes.games import CHRONO, CORSAIRS, LEAGUE, SEAS, TESOROS, VALERIA, export, new_app, played
 
-# Tesoros in table mode needs the dealt hands at creation: not driven here yet.
+# Tesoros and the Valeria rulesets in table mode are not driven here yet: their tables need
+# game-specific dealing (tests/domain/<game>/table.py) that this driver does not do.
 KINDS = [(CORSAIRS, "server"), (CORSAIRS, "table"), (LEAGUE, "server"), (LEAGUE, "table"),
-         (TESOROS, "server"), (CHRONO, "server"), (VALERIA, "server"), (SEAS, "server")]
+         (TESOROS, "server"), (CHRONO, "server"), (CHRONO, "table"), (VALERIA, "server"),
+         (SEAS, "server")]
 
 
 @pytest.fixture(scope="session")

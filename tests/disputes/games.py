@@ -19,6 +19,12 @@ TABLE_SETUP = {CORSAIRS: {"captains": ["HOOK", "BONES"],
                                     {"tile": "T3", "side": "A"}]}}
 
 
+def _chrono_layout() -> dict:
+    from tests.domain.chrono.table import LAYOUT
+
+    return LAYOUT
+
+
 def new_app(persistence: dict | None = None):
     return create_app({"PERSISTENCE": persistence or {"PERSISTENCE_MODULE": "eventsourcing.popo"},
                        "ARBITER_TOKEN": ARBITER_TOKEN})
@@ -53,7 +59,14 @@ def play(game, rng: random.Random, commands: int | None) -> None:
         seat = rng.choice(status.to_move)
         legal = ruleset.legal_commands(state, seat)
         command = dict(sailor(rng, legal) if ruleset.id == LEAGUE else rng.choice(progressing(legal)))
-        if aggregate.chance_mode == "table":
+        if aggregate.chance_mode == "table" and ruleset.id == CHRONO:
+            # Chrono's table_inputs names each outcome per command; the "table" turns up
+            # what its physical decks hold (tests/domain/chrono/test_table_games.py).
+            from tests.domain.chrono.test_table_games import announced, turn_up
+
+            for name, spec in announced(ruleset.table_inputs(state, seat), command).items():
+                command[name] = turn_up(state, name, spec, rng)
+        elif aggregate.chance_mode == "table":
             needed = ruleset.table_inputs(state, seat).get(command["type"], {})
             bag = ruleset.view(state, seat).get("seats", [{}] * (seat + 1))[seat].get("bag", [])
             for name, spec in needed.items():
@@ -64,8 +77,9 @@ def play(game, rng: random.Random, commands: int | None) -> None:
 
 
 def played(client, ruleset: str, chance: str, commands: int | None, seed: int = 7):
+    setup = TABLE_SETUP.get(ruleset) or (_chrono_layout() if ruleset == CHRONO else None)
     game = create(client, ruleset, chance=chance,
-                  **({"setup": TABLE_SETUP[ruleset]} if chance == "table" and ruleset in TABLE_SETUP else {}))
+                  **({"setup": setup} if chance == "table" and setup else {}))
     play(game, random.Random(seed), commands)
     return game
 
