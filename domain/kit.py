@@ -97,37 +97,6 @@ class LRU:
             return self.setdefault(key, build())
 
 
-# Twice the games a worker has in hand at once (one per request thread, 4 by default); a
-# state's own content is re-remembered whenever it is set up or loaded. A custom content may be
-# a whole request body (1 MiB of JSON, about 5 MB once parsed), so this is kept small.
-CONTENT_STORE_SIZE = 8
-_CONTENTS = LRU(CONTENT_STORE_SIZE)
-
-
-def remember(key: str, content: dict) -> None:
-    """Keep content by its fingerprint, so compiled forms of it (boards, card indexes) can be
-    cached across state clones and snapshot loads. One store for every game: keys are hashes.
-    Every state that sets up or loads content remembers it; the store keeps the
-    CONTENT_STORE_SIZE most recently used, so custom contents sent once do not stay forever."""
-    _CONTENTS.setdefault(key, content)
-
-
-def remember_state(state) -> None:
-    """Remember the content a game's state holds, if it holds one: for a state kept across
-    requests (the service's game cache), whose content may have left the store meanwhile."""
-    key = getattr(state, "content_key", None)
-    if key:
-        remember(key, state.content)
-
-
-def content(key: str) -> dict:
-    try:
-        return _CONTENTS.get(key)
-    except KeyError:
-        raise KeyError(f"content {key[:12]}... is not in the content store: remember() it (set up or "
-                       f"load the state) before its compiled forms are asked for") from None
-
-
 def content_key(content: dict) -> str:
     """A fingerprint of content, so compiled forms of it can be cached across clones."""
     return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

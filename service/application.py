@@ -28,7 +28,6 @@ from eventsourcing.persistence import IntegrityError, InternalError
 
 from disputes import chain
 from domain import chance as domain_chance
-from domain import kit
 from domain.ruleset import Rejected
 
 SERVICE_RULE = "Parley: commands"
@@ -272,7 +271,6 @@ class GameCache:
         lock, cached = entry
         with lock:
             try:
-                kit.remember_state(cached.state)  # its content may have left the store meanwhile
                 project_game(cached, events_after(game_id, cached.version))
             except BaseException:
                 with self._lock:

@@ -12,7 +12,6 @@ knows only its back.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 
 from .. import kit
 from ..kit import shallow as _shallow
@@ -79,27 +78,27 @@ class ChronoState:
 
     @property
     def plans(self) -> dict:
-        return _index(self.content_key, "plans")
+        return _index(self, "plans")
 
     @property
     def artifacts(self) -> dict:
-        return _index(self.content_key, "artifacts")
+        return _index(self, "artifacts")
 
     @property
     def anomalies(self) -> dict:
-        return _index(self.content_key, "anomalies")
+        return _index(self, "anomalies")
 
     @property
     def tiles(self) -> dict:
-        return _index(self.content_key, "tiles")
+        return _index(self, "tiles")
 
     @property
     def caves(self) -> dict:
-        return _index(self.content_key, "caves")
+        return _index(self, "caves")
 
     @property
     def event_tokens(self) -> dict:
-        return _index(self.content_key, "eventTokens")
+        return _index(self, "eventTokens")
 
     def clone(self) -> "ChronoState":
         new = _shallow(self)
@@ -129,9 +128,15 @@ class ChronoState:
         return new
 
 
-@lru_cache(maxsize=64)  # (content, part): 6 parts of the 8 contents domain/kit keeps
-def _index(key: str, part: str) -> dict:
-    return {c["id"]: c for c in kit.content(key)[part]}
+# (content key, part) -> {id: item}, for 6 parts of about as many contents as domain/kit keeps.
+# Built from the state's own content, never from the shared store: another request thread
+# may have pushed this content out of the store meanwhile.
+_INDEXES = kit.LRU(64)
+
+
+def _index(s: "ChronoState", part: str) -> dict:
+    return _INDEXES.get_or_build((s.content_key, part),
+                                 lambda: {c["id"]: c for c in s.content[part]})
 
 
 def initial_state() -> ChronoState:
@@ -146,8 +151,6 @@ def load_state(data: dict) -> ChronoState:
     data = dict(data)
     data["seats"] = [Seat(**s) for s in data["seats"]]
     s = ChronoState(**data)
-    if s.content_key:
-        kit.remember(s.content_key, s.content)
     return s
 
 
@@ -177,7 +180,6 @@ def deck_of(s: ChronoState, card: str) -> str:
 
 def _set_up(s, e):
     s.options, s.content, s.content_key = e["options"], e["content"], e["content_key"]
-    kit.remember(s.content_key, s.content)
     s.chance_mode, s.commitment = e["chance"]["mode"], e["chance"]["commitment"]
     s.seats = []
     for name, color in zip(e["players"], e["colors"]):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 
 from .. import kit
 from ..kit import shallow as _shallow
@@ -100,14 +99,13 @@ class LeagueState:
         return "nowhere", None, None
 
 
+# Coin indexes by content key, built from the content in hand (never from domain/kit's store,
+# which another request thread may have emptied of it meanwhile).
+_INDEXES = kit.LRU(16)
+
+
 def coin_index(key: str, content: dict) -> dict:
-    kit.remember(key, content)
-    return _index(key)
-
-
-@lru_cache(maxsize=16)
-def _index(key: str) -> dict:
-    return {c["id"]: c for c in kit.content(key)["coins"]}
+    return _INDEXES.get_or_build(key, lambda: {c["id"]: c for c in content["coins"]})
 
 
 def initial_state() -> LeagueState:

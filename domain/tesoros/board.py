@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .. import kit
 
@@ -46,14 +45,13 @@ def sea(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
+# Compiled boards by content key, built from the content in hand (never from domain/kit's
+# store, which another request thread may have emptied of it meanwhile).
+_BOARDS = kit.LRU(16)
+
+
 def board_for(key: str, content: dict) -> Board:
-    kit.remember(key, content)
-    return _compile(key)
-
-
-@lru_cache(maxsize=16)
-def _compile(key: str) -> Board:
-    return compile_board(kit.content(key)["board"])
+    return _BOARDS.get_or_build(key, lambda: compile_board(content["board"]))
 
 
 def compile_board(b: dict) -> Board:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 
 from .. import kit
 from ..kit import shallow as _shallow
@@ -61,15 +60,15 @@ class TesorosState:
 
     @property
     def cards(self) -> dict:
-        return _index(self.content_key, "playCards")
+        return _index(self, "playCards")
 
     @property
     def maps(self) -> dict:
-        return _index(self.content_key, "maps")
+        return _index(self, "maps")
 
     @property
     def events(self) -> dict:
-        return _index(self.content_key, "events")
+        return _index(self, "events")
 
     @property
     def combat_kind(self) -> str | None:
@@ -95,9 +94,14 @@ class TesorosState:
         return new
 
 
-@lru_cache(maxsize=64)  # (content, part) pairs for the 8 contents domain/kit keeps
-def _index(key: str, part: str) -> dict:
-    return {c["id"]: c for c in kit.content(key)[part]}
+# (content key, part) -> {id: item}, built from the state's own content (another request
+# thread may have pushed it out of domain/kit's store meanwhile).
+_INDEXES = kit.LRU(64)
+
+
+def _index(s: "TesorosState", part: str) -> dict:
+    return _INDEXES.get_or_build((s.content_key, part),
+                                 lambda: {c["id"]: c for c in s.content[part]})
 
 
 def initial_state() -> TesorosState:
@@ -112,8 +116,6 @@ def load_state(data: dict) -> TesorosState:
     data = dict(data)
     data["seats"] = [Seat(**s) for s in data["seats"]]
     s = TesorosState(**data)
-    if s.content_key:
-        kit.remember(s.content_key, s.content)
     return s
 
 
@@ -143,7 +145,6 @@ def _to_hand(s: TesorosState, seat: int, cards) -> None:
 
 
 def _game_set_up(s, e):
-    kit.remember(e["content_key"], e["content"])
     s.options = e["options"]
     s.content = e["content"]
     s.content_key = e["content_key"]

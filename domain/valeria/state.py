@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 
 from .. import kit
 from ..kit import shallow as _shallow
@@ -94,7 +93,7 @@ class ValeriaState:
         return self.expansion == "crimson_seas"
 
     def card(self, card_id: str) -> dict:
-        return _card(self.content_key, card_id)
+        return _cards(self)[card_id.split("#")[0].split("@")[0]]
 
     def top(self, stack: str) -> str | None:
         if stack in self.event_at:
@@ -157,14 +156,16 @@ class ValeriaState:
         return new
 
 
-@lru_cache(maxsize=4096)
-def _card(key: str, card_id: str) -> dict:
-    return _cards(key)[card_id.split("#")[0].split("@")[0]]
+# Card indexes by content key, built from the state's own content (never from domain/kit's
+# store, which another request thread may have emptied of it meanwhile).
+_CARDS = kit.LRU(16)
 
 
-@lru_cache(maxsize=16)
-def _cards(key: str) -> dict:
-    c = kit.content(key)
+def _cards(s: "ValeriaState") -> dict:
+    return _CARDS.get_or_build(s.content_key, lambda: _index_cards(s.content))
+
+
+def _index_cards(c: dict) -> dict:
     out = {}
     for kind, part in (("starter", "starters"), ("citizen", "citizens"), ("monster", "monsters"),
                        ("domain", "domains"), ("duke", "dukes")):
@@ -192,8 +193,6 @@ def load_state(data: dict) -> ValeriaState:
     data = copy.deepcopy(data)
     data["seats"] = [Seat(**s) for s in data["seats"]]
     s = ValeriaState(**data)
-    if s.content_key:
-        kit.remember(s.content_key, s.content)
     return s
 
 
@@ -229,7 +228,6 @@ def _game_set_up(s, e):
     s.options = e["options"]
     s.content = e["content"]
     s.content_key = e["content_key"]
-    kit.remember(s.content_key, s.content)
     s.chance_mode = e["chance"]["mode"]
     s.commitment = e["chance"]["commitment"]
 

@@ -93,5 +93,7 @@ def export_game(game_id: UUID):
     the seed; the arbiter's (the operator's token) and every export after the end are complete.
     """
     game, caller = authenticate_reader(game_id)
-    stored = application().stored_events(game_id)
+    # The events of the game as loaded, not any stored since by another request: an export
+    # must be one version of the game (its status and head hash are the loaded game's).
+    stored = application().stored_events(game_id, limit=game.version)
     return build_export(game, stored, caller), 200, {"ETag": f'"{game.version}"'}

@@ -154,3 +154,29 @@ def test_a_dry_run_that_would_end_the_game_never_reveals_the_seed(client):
     shown = answer["events"][-1]["event"].get("seed")
     assert shown is None or commitment(shown) != game.created["chance"]["commitment"]
     assert game.view()["status"] == "active"
+
+
+def test_an_export_is_one_version_of_the_game_when_a_command_lands_meanwhile(disputes_client, monkeypatch):
+    # Another worker (or request thread) stores a command between the export's loading of the
+    # game and its reading of the events: the export is still the game as loaded.
+    import random
+    from uuid import UUID
+
+    game = create(disputes_client, CORSAIRS)
+    parley = disputes_client.application.extensions["parley"]
+    loaded = parley.get_game
+
+    def load_then_another_command_lands(game_id, version=None):
+        found = loaded(game_id, version)
+        if version is None:
+            monkeypatch.setattr(parley, "get_game", loaded)
+            play(game, random.Random(1), 1)
+        return found
+
+    monkeypatch.setattr(parley, "get_game", load_then_another_command_lands)
+    document = game.get("/export", ARBITER).get_json()
+    later = parley.get_game(UUID(game.id)).version
+    last = (document["commands"][-1]["events"] if document["commands"] else document["setup"])[-1]
+    assert document["version"] == last["version"] < later
+    assert document["head_hash"] == last["hash"]
+    assert disputes_client.post("/verifications", json=document).get_json()["verdict"] == "valid"

@@ -1,6 +1,8 @@
-"""domain/kit's content store keeps only the most recently used contents, so a worker sent
-endless distinct custom contents does not keep them all; what it drops is rebuilt from the
-content a state holds, so a game plays the same whether or not its content was dropped."""
+"""Compiled forms of a game's content (boards, card and part indexes) are kept in small LRU
+caches keyed by the content's fingerprint, so a worker sent endless distinct custom contents
+keeps only the last few. What a cache drops is rebuilt from the content the state holds, never
+from a shared store that another request thread could have emptied meanwhile: a game plays
+the same whether or not its compiled forms were dropped."""
 from __future__ import annotations
 
 import hashlib
@@ -10,59 +12,48 @@ import pytest
 
 from domain import kit
 from domain.chance import ServerChance
+from domain.chrono import effects as chrono_effects, state as chrono_state
 from domain.corsairs import board as corsairs_board
+from domain.league import state as league_state
 from domain.registry import all_rulesets
+from domain.tesoros import board as tesoros_board, state as tesoros_state
+from domain.valeria import state as valeria_state
+
+CACHES = [corsairs_board._BOARDS, chrono_state._INDEXES, tesoros_state._INDEXES,
+          tesoros_board._BOARDS, league_state._INDEXES, valeria_state._CARDS]
 
 
-def flood_content_store() -> None:
-    for i in range(kit.CONTENT_STORE_SIZE + 5):
-        kit.remember(kit.content_key({"flood": i}), {"flood": i})
+def drop_every_compiled_form() -> None:
+    for cache in CACHES:
+        for i in range(cache.size + 1):
+            cache.setdefault(("flood", i), None)
+    chrono_effects._GRAPHS.clear()
 
 
-def test_the_store_keeps_only_the_most_recently_used_contents():
-    keys = [kit.content_key({"n": i}) for i in range(kit.CONTENT_STORE_SIZE + 10)]
-    for i, key in enumerate(keys):
-        kit.remember(key, {"n": i})
-    assert len(kit._CONTENTS) == kit.CONTENT_STORE_SIZE
-    assert kit.content(keys[-1]) == {"n": len(keys) - 1}
-    for dropped in keys[:10]:
-        with pytest.raises(KeyError):
-            kit.content(dropped)
+def test_an_lru_keeps_only_the_most_recently_used():
+    cache = kit.LRU(3)
+    for i in range(10):
+        cache.setdefault(i, str(i))
+    assert len(cache) == 3 and 9 in cache and 0 not in cache
+    cache.get(7)  # now the most recent
+    cache.setdefault(10, "10")
+    assert 7 in cache and 8 not in cache
 
 
-def test_a_content_in_use_is_kept_however_many_others_pass_through():
-    kept = kit.content_key({"kept": True})
-    kit.remember(kept, {"kept": True})
-    for i in range(kit.CONTENT_STORE_SIZE * 3):
-        kit.remember(kit.content_key({"passing": i}), {"passing": i})
-        assert kit.content(kept) == {"kept": True}  # each use makes it the most recent
-    assert len(kit._CONTENTS) == kit.CONTENT_STORE_SIZE
-
-
-def test_the_first_content_remembered_under_a_key_is_the_one_kept():
-    key = kit.content_key({"same": 1})
+def test_the_first_value_kept_under_a_key_stays():
+    cache = kit.LRU(3)
     first, second = {"same": 1}, {"same": 1}
-    kit.remember(key, first)
-    kit.remember(key, second)
-    assert kit.content(key) is first
-
-
-def test_remember_state_puts_a_states_content_back():
-    state = all_rulesets()["valeria-card-kingdoms"].initial_state()
-    state.content, state.content_key = {"mine": True}, kit.content_key({"mine": True})
-    kit.remember_state(state)
-    flood_content_store()
-    with pytest.raises(KeyError):
-        kit.content(state.content_key)
-    kit.remember_state(state)
-    assert kit.content(state.content_key) == {"mine": True}
+    assert cache.setdefault("k", first) is first
+    assert cache.setdefault("k", second) is first
+    assert cache.get_or_build("k", lambda: second) is first
 
 
 def play(ruleset, seed: int, commands: int, between=lambda: None) -> list[dict]:
     """Random legal commands from one seed; `between` runs before each command."""
     rng = random.Random(seed)
     chance_seed = hashlib.sha256(b"store-%d" % seed).hexdigest()
-    events = ruleset.setup(["A", "B", "C"], None, None, ServerChance(chance_seed, 0), None)
+    players = ["A", "B", "C"][:min(3, ruleset.max_players)]
+    events = ruleset.setup(players, None, None, ServerChance(chance_seed, 0), None)
     state = ruleset.initial_state()
     for e in events:
         state = ruleset.evolve(state, e)
@@ -80,45 +71,33 @@ def play(ruleset, seed: int, commands: int, between=lambda: None) -> list[dict]:
     return events
 
 
-def test_a_corsairs_game_plays_the_same_when_its_compiled_board_and_content_are_dropped():
-    corsairs = all_rulesets()["corsairs-of-valeria"]
-
-    def drop_everything():
-        flood_content_store()
-        for i in range(corsairs_board._BOARDS.size + 1):
-            corsairs_board._BOARDS.setdefault(("flood", i), None)
-
-    quiet = play(corsairs, 3, 150)
-    dropped = play(corsairs, 3, 150, between=drop_everything)
-    assert len(quiet) > 150 and dropped == quiet
+@pytest.mark.parametrize("rid", sorted(all_rulesets()))
+def test_a_game_plays_the_same_when_its_compiled_forms_are_dropped_before_every_command(rid):
+    ruleset = all_rulesets()[rid]
+    quiet = play(ruleset, 3, 120)
+    dropped = play(ruleset, 3, 120, between=drop_every_compiled_form)
+    assert len(quiet) > 20 and dropped == quiet
 
 
-@pytest.mark.parametrize("rid", ["valeria-card-kingdoms", "chrono-corsairs", "tesoros-del-rey-pirata"])
-def test_a_state_loaded_after_its_content_was_dropped_plays_on(rid):
+@pytest.mark.parametrize("rid", sorted(all_rulesets()))
+def test_a_state_loaded_after_its_compiled_forms_were_dropped_plays_on(rid):
     ruleset = all_rulesets()[rid]
     events = play(ruleset, 4, 20)
     state = ruleset.initial_state()
     for e in events:
         state = ruleset.evolve(state, e)
     saved = ruleset.dump_state(state)
-    flood_content_store()
-    loaded = ruleset.load_state(saved)  # loading remembers the content again
+    drop_every_compiled_form()
+    loaded = ruleset.load_state(saved)
     seat = ruleset.status(loaded).to_move[0]
     assert ruleset.legal_commands(loaded, seat) == ruleset.legal_commands(state, seat)
     assert ruleset.view(loaded, seat) == ruleset.view(state, seat)
 
 
-def test_the_rulesets_compiled_content_caches_are_bounded():
+def test_the_compiled_content_caches_are_bounded():
     # Each distinct custom content compiles into these caches; unbounded, a worker sent many
     # large contents would keep them all (docs/performance.md, worker memory).
-    from domain.chrono import effects as chrono_effects, state as chrono_state
-    from domain.league import state as league_state
-    from domain.tesoros import board as tesoros_board, state as tesoros_state
-    from domain.valeria import state as valeria_state
-
-    for cached in (chrono_state._index, tesoros_state._index, tesoros_board._compile,
-                   league_state._index, valeria_state._cards, valeria_state._card):
-        assert cached.cache_info().maxsize is not None and cached.cache_info().maxsize <= 4096
+    assert all(cache.size <= 512 for cache in CACHES)
 
     class Fake:
         def __init__(self, n):
