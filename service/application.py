@@ -422,10 +422,25 @@ class Parley(Application):
         game.record(events, command={"seat": seat, "body": json_safe(command)},
                     idempotency=None if dry_run else idempotency)
         if not dry_run:
+            try:
+                recordings = self.save(game)
+            except IntegrityError:
+                if not self._stored_as_recorded(game):
+                    raise
+                # The insert was retried after a lost connection (service/store.py) and its
+                # first attempt had committed: these are our events, not another command's.
+                game.stored_now = self.stored_events(game.id, after=before)
+                return game, before
             # The events just stored, for the answer: reading them back costs a query.
-            game.stored_now = [recording.domain_event for recording in self.save(game)
+            game.stored_now = [recording.domain_event for recording in recordings
                                if recording.domain_event.originator_id == game.id]
         return game, before
+
+    def _stored_as_recorded(self, game: Game) -> bool:
+        """Is the record stored at the game's version the one this game recorded? Each record
+        has a fresh random salt in its hash, so an equal hash means the same record."""
+        stored = self.stored_events(game.id, after=game.version - 1, limit=1)
+        return bool(stored) and stored[0].hash is not None and stored[0].hash == game.head_hash
 
     # Reads ------------------------------------------------------------------------
 

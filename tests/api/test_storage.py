@@ -151,3 +151,32 @@ def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
         again = reopened.send(command, headers={"Idempotency-Key": "after-upgrade"})
         assert first.status_code == 200 and again.get_json() == first.get_json()
     app.extensions["parley"].close()
+
+
+def test_a_save_whose_lost_first_attempt_had_committed_answers_success_not_a_conflict(app, client, monkeypatch):
+    # service/store.py retries an insert after a broken connection; if the first attempt had
+    # committed, the retry meets its own records (IntegrityError). That is our command, stored.
+    game = create(client)
+    parley = app.extensions["parley"]
+    real_save = parley.save
+
+    def committed_then_lost(*aggregates, **kwargs):
+        real_save(*aggregates, **kwargs)
+        raise IntegrityError("duplicate key: the retry met the records the first attempt stored")
+
+    monkeypatch.setattr(parley, "save", committed_then_lost)
+    answer = game.send({"type": "draw"}, game.seat(0))
+    monkeypatch.setattr(parley, "save", real_save)
+    assert answer.status_code == 200, answer.get_json()
+    assert [e["version"] for e in answer.get_json()["events"]] == [6, 7]
+    assert answer.get_json()["events"] == game.all_events()[5:]
+
+
+def test_a_conflict_with_another_command_is_still_a_conflict(app, client):
+    game = create(client)
+    parley = app.extensions["parley"]
+    game_id = UUID(game.id)
+    first, second = parley.get_game(game_id), parley.get_game(game_id)
+    parley.execute(game_id, 0, {"type": "draw"}, game=first)
+    with pytest.raises(IntegrityError):
+        parley.execute(game_id, 0, {"type": "draw"}, game=second)
