@@ -171,12 +171,3 @@ def test_a_save_whose_lost_first_attempt_had_committed_answers_success_not_a_con
     assert [e["version"] for e in answer.get_json()["events"]] == [6, 7]
     assert answer.get_json()["events"] == game.all_events()[5:]
 
-
-def test_a_conflict_with_another_command_is_still_a_conflict(app, client):
-    game = create(client)
-    parley = app.extensions["parley"]
-    game_id = UUID(game.id)
-    first, second = parley.get_game(game_id), parley.get_game(game_id)
-    parley.execute(game_id, 0, {"type": "draw"}, game=first)
-    with pytest.raises(IntegrityError):
-        parley.execute(game_id, 0, {"type": "draw"}, game=second)
