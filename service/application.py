@@ -236,48 +236,100 @@ def copy_game(game: Game) -> Game:
     return new
 
 
+class _Kept:
+    """One kept game: its lock, the game, and until when it counts as contested (another
+    process stored events for it lately, so a command is decided only after catching up)."""
+
+    __slots__ = ("lock", "game", "contested_until")
+
+    def __init__(self, game: Game):
+        self.lock = threading.Lock()
+        self.game = game
+        self.contested_until = 0.0
+
+
 class GameCache:
     """The latest version of the games this process served last, kept between requests.
 
     Reading a game then costs one query for the events stored since it was cached (usually
-    none or one command's), instead of a snapshot query, an events query and up to 100 events
-    replayed. Stored events never change, so a cached game brought up to date equals a game
-    loaded afresh (tests/api/test_game_cache.py). Callers get copies; the cached game changes only
-    by stored events. Size: PARLEY_GAME_CACHE_SIZE games per process (0 turns it off), of at
-    most about 200 KiB each (a Chrono Corsairs game, with its own copy of the shipped content);
-    games created with custom content are not kept."""
+    none), instead of a snapshot query, an events query and up to 100 events replayed. Stored
+    events never change, so a cached game brought up to date equals a game loaded afresh
+    (tests/api/test_game_cache.py). Callers get copies; the kept game changes only by stored
+    events: those found by catching up, and those this process has just stored (`stored`).
+
+    `peek` skips the catch-up query for a command, when no other process has stored events
+    for the game in the last CONTESTED_SECONDS: the command is decided on the kept game, and
+    its insert at the next version proves the game was current (a stale game's insert meets
+    the events stored since and fails). Whatever a peeked game leads to other than a stored
+    command is decided again on a caught-up game (service/api/commands.py).
+
+    Size: PARLEY_GAME_CACHE_SIZE games per process (0 turns it off), of at most about
+    200 KiB each (a Chrono Corsairs game, with its own copy of the shipped content); games
+    created with custom content are not kept."""
+
+    CONTESTED_SECONDS = 30.0
 
     def __init__(self, size: int | None = None):
         self.size = size if size is not None else int(os.environ.get("PARLEY_GAME_CACHE_SIZE", "64"))
-        self._games: OrderedDict = OrderedDict()    # game id -> [lock, game]
+        self._games: OrderedDict = OrderedDict()    # game id -> _Kept
         self._lock = threading.Lock()
 
-    def get(self, game_id: UUID, load, events_after) -> Game:
+    def _entry(self, game_id: UUID) -> _Kept | None:
         with self._lock:
             entry = self._games.get(game_id)
             if entry is not None:
                 self._games.move_to_end(game_id)
+            return entry
+
+    def _keep(self, game_id: UUID, game: Game) -> None:
+        with self._lock:
+            self._games[game_id] = _Kept(copy_game(game))
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def get(self, game_id: UUID, load, events_after) -> Game:
+        """The game brought up to date with every event stored for it (one query)."""
+        entry = self._entry(game_id)
         if entry is None:
             game = load(game_id)
-            if game.content is not None:
+            if game.content is None:
                 # Custom content may be as large as a request body (1 MiB of JSON, many MB in
                 # memory): such games are loaded afresh each time rather than kept.
-                return game
-            with self._lock:
-                self._games[game_id] = [threading.Lock(), copy_game(game)]
-                while len(self._games) > self.size:
-                    self._games.popitem(last=False)
+                self._keep(game_id, game)
             return game
-        lock, cached = entry
-        with lock:
+        with entry.lock:
             try:
-                project_game(cached, events_after(game_id, cached.version))
+                before = entry.game.version
+                entry.game = project_game(entry.game, events_after(game_id, before))
+                if entry.game.version != before:
+                    # Only another process's events are found here: ours are kept as stored.
+                    entry.contested_until = time.monotonic() + self.CONTESTED_SECONDS
             except BaseException:
                 with self._lock:
                     if self._games.get(game_id) is entry:
                         del self._games[game_id]
                 raise
-            return copy_game(cached)
+            return copy_game(entry.game)
+
+    def peek(self, game_id: UUID, load, events_after) -> tuple[Game, bool]:
+        """(game, caught_up): the kept game as it is, unless another process wrote to it
+        lately or it is not kept; then as get() (caught_up True)."""
+        entry = self._entry(game_id)
+        if entry is not None and time.monotonic() >= entry.contested_until:
+            with entry.lock:
+                return copy_game(entry.game), False
+        return self.get(game_id, load, events_after), True
+
+    def stored(self, game: Game, before: int) -> None:
+        """The game's events after version `before` were just stored by this process: keep
+        the game at its new version if the kept one was at `before` (else leave it to
+        catch up by query)."""
+        entry = self._entry(game.id)
+        if entry is None:
+            return
+        with entry.lock:
+            if entry.game.version == before:
+                entry.game = copy_game(game)
 
 
 class GameNotFound(Exception):
@@ -431,6 +483,7 @@ class Parley(Application):
                 # first attempt had committed: these are our events, not another command's.
                 game.stored_now = self.stored_events(game.id, after=before)
                 return game, before
+            self._games.stored(game, before)
             # The events just stored, for the answer: reading them back costs a query.
             game.stored_now = [recording.domain_event for recording in recordings
                                if recording.domain_event.originator_id == game.id]
@@ -453,6 +506,14 @@ class Parley(Application):
         if version is None and self._games.size:
             return self._games.get(game_id, self._load_game, self._events_after)
         return self._load_game(game_id, version)
+
+    def game_for_command(self, game_id: UUID) -> tuple[Game, bool]:
+        """(game, caught_up): the game to decide a command on. Without the catch-up query when
+        this process holds the game and no other process wrote to it lately (GameCache.peek):
+        then caught_up is False, and only a stored command proves the game was current."""
+        if self._games.size:
+            return self._games.peek(game_id, self._load_game, self._events_after)
+        return self._load_game(game_id), True
 
     def _load_game(self, game_id: UUID, version: int | None = None) -> Game:
         try:

@@ -156,11 +156,12 @@ def bearer_token() -> str:
     return match.group(1)
 
 
-def authenticate(game_id: UUID) -> tuple[Game, int | str]:
-    """Load the game and tell whose token this is: a seat number or "host"."""
+def authenticate(game_id: UUID, load=None) -> tuple[Game, int | str]:
+    """Load the game (with `load`, by default its latest version) and tell whose token this
+    is: a seat number or "host"."""
     token = bearer_token()
     try:
-        game = application().get_game(game_id)
+        game = (load or application().get_game)(game_id)
     except GameNotFound:
         raise Problem(404, "There is no game with this id.", "GAME_NOT_FOUND") from None
     caller = game.seat_for_token(token)

@@ -68,13 +68,20 @@ IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"t
             "description": 'Refuse (412) unless the game is still at this version: "<version>"'}
 
 
-def _if_match_version(current: int) -> int | None:
+class _Stale(Exception):
+    """A command decided on a kept game that was not caught up met something other than its
+    own storing: it is decided again on the game brought up to date."""
+
+
+def _if_match_version(current: int, caught_up: bool) -> int | None:
     """The version an If-Match header insists on (412 when it is not the current one)."""
     if "If-Match" not in request.headers:
         return None
     if request.if_match.star_tag:
         return None
     if not request.if_match.contains(str(current)):
+        if not caught_up:
+            raise _Stale
         raise Problem(412, f"The game is at version {current}, not the one in If-Match.",
                       "VERSION_MISMATCH", headers={"ETag": f'"{current}"'}, version=current)
     return current
@@ -139,12 +146,30 @@ def send_command(body: dict, query: dict, game_id: UUID):
     With an Idempotency-Key, a command already accepted with that key and body is answered
     with its first result and not applied again."""
     dry_run = query["dry_run"]
-    game, caller = authenticate(game_id)
+    caught_up = True
+    if dry_run:
+        # Nothing is stored, so nothing would prove a kept game current: catch up first.
+        game, caller = authenticate(game_id)
+    else:
+        def load(game_id: UUID) -> Game:
+            nonlocal caught_up
+            game, caught_up = application().game_for_command(game_id)
+            return game
+        game, caller = authenticate(game_id, load)
     with operations.command_metrics(game.ruleset_id) as outcome:
-        return _send(body, dry_run, game_id, game, caller, outcome)
+        try:
+            return _send(body, dry_run, game_id, game, caller, outcome, caught_up)
+        except _Stale:
+            game = application().get_game(game_id)
+            return _send(body, dry_run, game_id, game, caller, outcome, True)
 
 
-def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome: dict):
+def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome: dict,
+          caught_up: bool):
+    """Adjudicate and store one command. With caught_up False (a kept game not brought up to
+    date: GameCache.peek), only a stored command is answered; a refusal that depends on the
+    game's state raises _Stale, to be decided again on the caught-up game. Nothing is stored
+    before such a refusal, so deciding again cannot apply a command twice."""
     ruleset = game.ruleset
     command = dict(body)
     asked_seat = command.pop("seat", None)
@@ -166,7 +191,7 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
     if earlier is not None:
         outcome["outcome"] = "replayed"
         return _replay(game_id, earlier, caller)
-    if_match = _if_match_version(game.version)
+    if_match = _if_match_version(game.version, caught_up)
     schema = ruleset.command_schemas.get(command["type"])
     if schema is None:
         raise Rejected("UNKNOWN_COMMAND", SERVICE_RULE,
@@ -181,7 +206,13 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
             game_id, seat, command, expected_version=expected if expected is not None else if_match,
             game=game, dry_run=dry_run, idempotency=idempotency,
             reporter="host" if caller == "host" else "seat")
+    except Rejected:
+        if not caught_up:
+            raise _Stale from None
+        raise
     except VersionMismatch as error:
+        if not caught_up:
+            raise _Stale from None
         if expected is None:
             raise Problem(412, f"The game is at version {error.actual}, not {error.expected}.",
                           "VERSION_MISMATCH", headers={"ETag": f'"{error.actual}"'},
@@ -189,6 +220,10 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
         raise Problem(409, f"The game is at version {error.actual}, not {error.expected}.",
                       "VERSION_CONFLICT", version=error.actual) from None
     except IntegrityError:
+        if not caught_up:
+            # Another command (or this one's key, from another worker) was stored since the
+            # kept game's version.
+            raise _Stale from None
         # The same key may have been in flight twice: if the other request stored it, this
         # one answers its result.
         earlier = _earlier(application().get_game(game_id), idempotency)
