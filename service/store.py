@@ -9,7 +9,15 @@ after a timeout,
 so that clients get a 503 with Retry-After within a few seconds (service/errors.py).
 
 Parley uses this factory whenever PERSISTENCE_MODULE says eventsourcing.postgres
-(service/application.py); everything else about the persistence module is unchanged.
+(service/application.py).
+
+One more change: a command's events are inserted in one round trip. The library's default
+insert is a transaction of several (BEGIN; lock timeout, table lock, NOTIFY and INSERT
+pipelined; COMMIT), and its optional database function skips the table lock that keeps
+notification ids in commit order. `parley_insert_events_<id type>` does all of the default's
+statements, lock included, inside one function called in one autocommitted statement: the
+same rows, the same lock, the same NOTIFY, the same unique-key violation when another command
+took the version first (docs/performance.md has what it saves).
 """
 from __future__ import annotations
 
@@ -20,6 +28,7 @@ from functools import wraps
 from eventsourcing.persistence import InterfaceError, OperationalError
 from eventsourcing.postgres import (PostgresAggregateRecorder, PostgresApplicationRecorder,
                                     PostgresFactory)
+from psycopg.sql import SQL, Identifier
 from psycopg_pool import PoolTimeout
 
 ATTEMPTS = 10         # a broken connection fails at once: the next pooled one is tried
@@ -62,10 +71,11 @@ def _connection_broke(error: Exception) -> bool:
 
 
 def _fail_fast(method):
-    """The library's method, retried after a broken connection (each pooled connection that
-    went stale while the database was away fails at once when used), never after the pool
-    timed out waiting for a connection (the database is away: answer now)."""
-    inner = method.__wrapped__
+    """The method (the library's, without its own retries), retried after a broken connection
+    (each pooled connection that went stale while the database was away fails at once when
+    used), never after the pool timed out waiting for a connection (the database is away:
+    answer now)."""
+    inner = getattr(method, "__wrapped__", method)
 
     @wraps(inner)
     def call(*args, **kwargs):
@@ -89,8 +99,45 @@ class FailFastAggregateRecorder(PostgresAggregateRecorder):
     select_events = _fail_fast(PostgresAggregateRecorder.select_events)
 
 
+INSERT_FUNCTION = (
+    "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
+    "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
+    "BEGIN "
+    "    SET LOCAL lock_timeout = '{lock_timeout}s'; "
+    "    LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+    "    NOTIFY {channel}; "
+    "    RETURN QUERY "
+    "    INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+    "    SELECT originator_id, originator_version, topic, state FROM unnest(events) "
+    "    RETURNING notification_id; "
+    "END; $BODY$")
+
+
+def _insert_in_one_round_trip(self, stored_events, **kwargs):
+    """The events in one statement (the function holds the library's transaction)."""
+    if not stored_events:
+        return None
+    rows = [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
+            for e in stored_events]
+    with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        curs.execute(self.insert_in_one_statement, (rows,), prepare=True)
+        return [row[self.insert_function_name] for row in curs.fetchall()]
+
+
 class FailFastApplicationRecorder(PostgresApplicationRecorder):
-    insert_events = _fail_fast(PostgresApplicationRecorder.insert_events)
+    def __init__(self, datastore, **kwargs):
+        super().__init__(datastore, **kwargs)
+        self.insert_function_name = f"parley_insert_events_{datastore.originator_id_type}"
+        schema = Identifier(datastore.schema)
+        self.sql_create_statements.append(SQL(INSERT_FUNCTION).format(
+            schema=schema, function=Identifier(self.insert_function_name),
+            event=Identifier(self.stored_event_type_name),
+            table=Identifier(self.events_table_name), channel=Identifier(self.channel_name),
+            lock_timeout=datastore.lock_timeout))
+        self.insert_in_one_statement = SQL("SELECT * FROM {schema}.{function}((%s))").format(
+            schema=schema, function=Identifier(self.insert_function_name))
+
+    insert_events = _fail_fast(_insert_in_one_round_trip)
     select_events = _fail_fast(PostgresApplicationRecorder.select_events)
     select_notifications = _fail_fast(PostgresApplicationRecorder.select_notifications)
     max_notification_id = _fail_fast(PostgresApplicationRecorder.max_notification_id)

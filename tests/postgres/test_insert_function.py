@@ -1,0 +1,81 @@
+"""A command's events go to PostgreSQL in one statement (service/store.py's insert function),
+which must do everything eventsourcing's own insert does: take the events table's EXCLUSIVE
+lock (so notification ids are issued in commit order), NOTIFY the table's channel, and refuse
+a version that is already stored."""
+from __future__ import annotations
+
+import threading
+import time
+
+import psycopg
+import pytest
+from eventsourcing.persistence import IntegrityError
+
+from domain.registry import all_rulesets
+from service.application import Parley
+from tests.postgres.conftest import CONNINFO, postgres_env
+
+CORSAIRS = all_rulesets()["corsairs-of-valeria"]
+
+
+@pytest.fixture
+def parley(postgres_schema):
+    app = Parley({CORSAIRS.id: CORSAIRS}, env=postgres_env(postgres_schema))
+    yield app, postgres_schema
+    app.close()
+
+
+def next_command(app, game_id):
+    game = app.get_game(game_id)
+    seat = game.status.to_move[0]
+    return game, seat, CORSAIRS.legal_commands(game.state, seat)[0]
+
+
+def test_the_insert_waits_for_a_lock_that_conflicts_only_with_exclusive(parley):
+    app, schema = parley
+    game_id = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
+    game, seat, command = next_command(app, game_id)
+    done = threading.Event()
+    with psycopg.connect(**CONNINFO) as holder:
+        # ROW SHARE conflicts with EXCLUSIVE and ACCESS EXCLUSIVE only: a plain INSERT (ROW
+        # EXCLUSIVE) would pass it, the table lock of eventsourcing's insert may not.
+        holder.execute(f'LOCK TABLE "{schema}".parley_events IN ROW SHARE MODE')
+        worker = threading.Thread(target=lambda: (app.execute(game_id, seat, command, game=game),
+                                                  done.set()), daemon=True)
+        worker.start()
+        assert not done.wait(0.8), "the insert did not wait for the table lock"
+        holder.rollback()
+    assert done.wait(10)
+    worker.join(10)
+    assert app.get_game(game_id).version == game.version
+
+
+def test_the_insert_notifies_the_tables_channel(parley):
+    app, _ = parley
+    game_id = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
+    game, seat, command = next_command(app, game_id)
+    with psycopg.connect(**CONNINFO, autocommit=True) as listener:
+        listener.execute(f"SET search_path TO {parley[1]}")
+        listener.execute("LISTEN parley_events")
+        app.execute(game_id, seat, command, game=game)
+        deadline = time.monotonic() + 5
+        heard = []
+        while not heard and time.monotonic() < deadline:
+            heard = list(listener.notifies(timeout=0.5, stop_after=1))
+    assert [n.channel for n in heard] == ["parley_events"]
+
+
+def test_a_version_already_stored_is_refused_and_nothing_is_added(parley):
+    app, schema = parley
+    game_id = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
+    game, seat, command = next_command(app, game_id)
+    same_version = app.get_game(game_id)
+    app.execute(game_id, seat, command, game=game)
+    stored = app.stored_events(game_id)
+    with pytest.raises(IntegrityError):
+        app.execute(game_id, seat, command, game=same_version)
+    assert app.stored_events(game_id) == stored
+    with psycopg.connect(**CONNINFO) as conn:
+        ids = [row[0] for row in conn.execute(
+            f'SELECT notification_id FROM "{schema}".parley_events ORDER BY originator_version')]
+    assert ids == sorted(ids) and len(ids) == len(stored)
