@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _pg import fresh_schema  # noqa: E402
 from domain_games import Unfinished, play  # noqa: E402
-from stack_limits import insert_rate, save_rate  # noqa: E402
+from stack_limits import PARLEY_RECORDER, insert_rate, save_rate  # noqa: E402
 
 from domain.registry import all_rulesets  # noqa: E402
 
@@ -86,14 +86,17 @@ def verdict(ok: bool) -> str:
 
 # -- 1. the stack ------------------------------------------------------------------------
 
-def part_stack(report: Report, args) -> float:
+def part_stack(report: Report, args) -> tuple[float, float]:
     print(f"stack: {args.stack_seconds:g} s each", flush=True)
     with fresh_schema("i5stack") as (schema, env):
         bare = save_rate(env, args.stack_seconds)
+        own = save_rate({**env, "PERSISTENCE_MODULE": PARLEY_RECORDER}, args.stack_seconds)
         raw = insert_rate(args.stack_seconds, schema)
     report.figure("bare eventsourcing save, one event per save, PostgreSQL, one process", f"{bare:,.0f} saves/s")
+    report.figure("the same bare save through Parley's recorder (service/store.py: one round trip)",
+                  f"{own:,.0f} saves/s")
     report.figure("raw psycopg autocommit INSERT into an ordinary table, same PostgreSQL", f"{raw:,.0f} inserts/s")
-    return bare
+    return bare, own
 
 
 # -- 2. the domain -----------------------------------------------------------------------
@@ -469,8 +472,13 @@ def part_http(report: Report, args, env: dict, bare: float | None, long_game) ->
         value = (f"{rate:,.0f} commands/s (p50 {statistics.median(sat.latencies):.1f} ms, "
                  f"p99 {pct(sat.latencies, 0.99):.1f} ms, non-200: {sat.errors})")
         if bare:
+            bare, own = bare
             report.figure(what, value, f"≥ ½ bare saves = {bare / 2:,.0f}/s", f"{rate / bare:.2f} of bare",
                           verdict(rate >= bare / 2))
+            # Not the target, which is the library's own save: the same ratio against
+            # the bare save through Parley's faster recorder, so the gain is not hidden in it.
+            report.figure("the same HTTP rate against the bare save through Parley's recorder",
+                          f"{rate / own:.2f} of {own:,.0f} saves/s")
         else:
             report.figure(what, value)
         # The saturation phase counts only commands answered after its warm-up; the meters run

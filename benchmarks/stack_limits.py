@@ -1,5 +1,6 @@
 """The limits of Parley's stack: the bare eventsourcing save rate (one event per save) on each
-store, and a raw psycopg autocommit INSERT loop on the same PostgreSQL.
+store, the same through Parley's PostgreSQL recorder (service/store.py: the insert in one
+round trip), and a raw psycopg autocommit INSERT loop on the same PostgreSQL.
 
     .venv/bin/python benchmarks/stack_limits.py [--seconds S]
 
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg  # noqa: E402
 from eventsourcing.application import Application  # noqa: E402
@@ -36,7 +38,11 @@ class Bare(Application):
     name = "bare"
 
 
+PARLEY_RECORDER = "service.store:FailFastPostgresFactory"
+
+
 def save_rate(env: dict, seconds: float) -> float:
+    """Saves per second of one aggregate, one event each, by one thread."""
     app = Bare(env=env)
     agg = Counter()
     app.save(agg)
@@ -73,6 +79,8 @@ def main() -> None:
                                      "SQLITE_DBNAME": os.path.join(tmp, "bench.sqlite")}, args.seconds)
     with fresh_schema("limits") as (schema, env):
         rates["postgres"] = save_rate(env, args.seconds)
+        rates["postgres, Parley's recorder"] = save_rate({**env, "PERSISTENCE_MODULE": PARLEY_RECORDER},
+                                                         args.seconds)
         raw = insert_rate(args.seconds, schema)
     for store, rate in rates.items():
         print(f"eventsourcing save, one event per save, {store}: {rate:,.0f} saves/s")

@@ -134,8 +134,9 @@ class FailFastApplicationRecorder(PostgresApplicationRecorder):
             event=Identifier(self.stored_event_type_name),
             table=Identifier(self.events_table_name), channel=Identifier(self.channel_name),
             lock_timeout=datastore.lock_timeout))
+        # Rendered once: psycopg would compose a composed query again on every call.
         self.insert_in_one_statement = SQL("SELECT * FROM {schema}.{function}((%s))").format(
-            schema=schema, function=Identifier(self.insert_function_name))
+            schema=schema, function=Identifier(self.insert_function_name)).as_string(None)
 
     insert_events = _fail_fast(_insert_in_one_round_trip)
     select_events = _fail_fast(PostgresApplicationRecorder.select_events)

@@ -13,6 +13,7 @@ import re
 from uuid import UUID
 
 import flask_smorest
+import marshmallow as ma
 from flask import current_app, request
 from flask_smorest.utils import prepare_response
 from webargs import core as webargs_core
@@ -100,6 +101,20 @@ def loads_strictly(data: bytes):
 class Parser(FlaskParser):
     # A body or query that does not match the API's schema is a malformed request.
     DEFAULT_VALIDATION_STATUS = 400
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._schemas: dict = {}
+
+    def _get_schema(self, argmap, req):
+        # webargs builds a new schema object from a schema class on every request (fields
+        # deep-copied): one per class serves them all, as loading keeps no state on it.
+        if isinstance(argmap, type) and issubclass(argmap, ma.Schema):
+            schema = self._schemas.get(argmap)
+            if schema is None:
+                schema = self._schemas.setdefault(argmap, argmap())
+            return schema
+        return super()._get_schema(argmap, req)
 
     def _raw_load_json(self, req):
         # webargs' json.loads lets a deep body raise RecursionError and a long integer
