@@ -19,6 +19,13 @@ import tempfile
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 preload_app = False
+# Each worker listens on its own socket (SO_REUSEPORT), and the kernel spreads new connections
+# over them. On one shared socket the worker that wakes first takes the connection, and an
+# idle worker wakes first: measured here, 12 keep-alive connections opened one after another
+# all went to one worker in 2 runs of 5, which then served them all on one core at about
+# 60% of the rate of a 6/6 split while the other worker idled (docs/performance.md).
+# Linux lets only processes of the same user share a port this way.
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1") == "1"
 # How long an idle kept-alive connection stays open. gunicorn's default, 2 s, closes
 # connections that clients still hold in their pools, and a request sent on one just as it
 # closes fails with "connection closed without response" (seen in the suite on a busy
@@ -92,7 +99,16 @@ _install_problem_errors()
 UNDRAINED_BODY = 64 * 1024
 
 
+# A kept-alive connection is answered with "Connection: close" after this many requests (as
+# nginx's keepalive_requests), so that long-lived connections (a proxy's pool, a bot's
+# session) are spread over the workers again from time to time rather than stay where the
+# kernel first put them. A client opens a new connection for its next request.
+KEEPALIVE_REQUESTS = int(os.environ.get("GUNICORN_KEEPALIVE_REQUESTS", "1000"))
+
+
 def pre_request(worker, req):
+    if req.req_number >= KEEPALIVE_REQUESTS:
+        req.must_close = True
     for name, value in req.headers:
         if name == "CONTENT-LENGTH" and value.isdigit() and int(value) > UNDRAINED_BODY:
             req.must_close = True

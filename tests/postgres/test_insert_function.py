@@ -50,19 +50,27 @@ def test_the_insert_waits_for_a_lock_that_conflicts_only_with_exclusive(parley):
     assert app.get_game(game_id).version == game.version
 
 
-def test_the_insert_notifies_the_tables_channel(parley):
-    app, _ = parley
-    game_id = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
-    game, seat, command = next_command(app, game_id)
-    with psycopg.connect(**CONNINFO, autocommit=True) as listener:
-        listener.execute(f"SET search_path TO {parley[1]}")
-        listener.execute("LISTEN parley_events")
-        app.execute(game_id, seat, command, game=game)
-        deadline = time.monotonic() + 5
-        heard = []
-        while not heard and time.monotonic() < deadline:
-            heard = list(listener.notifies(timeout=0.5, stop_after=1))
-    assert [n.channel for n in heard] == ["parley_events"]
+def test_the_insert_notifies_the_tables_channel(postgres_schema, monkeypatch):
+    # The channel is named after the table, the same in every schema: tests running beside
+    # this one notify it too, so only notifications from this app's own backends count.
+    name = f"parley-notify-{postgres_schema}"
+    monkeypatch.setenv("PGAPPNAME", name)
+    app = Parley({CORSAIRS.id: CORSAIRS}, env=postgres_env(postgres_schema))
+    try:
+        game_id = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
+        game, seat, command = next_command(app, game_id)
+        with psycopg.connect(**CONNINFO, autocommit=True) as listener:
+            listener.execute("LISTEN parley_events")
+            app.execute(game_id, seat, command, game=game)
+            ours = {row[0] for row in listener.execute(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (name,))}
+            assert ours
+            deadline, heard = time.monotonic() + 5, []
+            while not any(n.pid in ours for n in heard) and time.monotonic() < deadline:
+                heard += listener.notifies(timeout=0.5)
+        assert [n.channel for n in heard if n.pid in ours] == ["parley_events"]
+    finally:
+        app.close()
 
 
 def test_a_version_already_stored_is_refused_and_nothing_is_added(parley):
