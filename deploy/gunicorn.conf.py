@@ -19,13 +19,6 @@ import tempfile
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 preload_app = False
-# Each worker listens on its own socket (SO_REUSEPORT), and the kernel spreads new connections
-# over them. On one shared socket the worker that wakes first takes the connection, and an
-# idle worker wakes first: measured here, 12 keep-alive connections opened one after another
-# all went to one worker in 2 runs of 5, which then served them all on one core at about
-# 60% of the rate of a 6/6 split while the other worker idled (docs/performance.md).
-# Linux lets only processes of the same user share a port this way.
-reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1") == "1"
 # How long an idle kept-alive connection stays open. gunicorn's default, 2 s, closes
 # connections that clients still hold in their pools, and a request sent on one just as it
 # closes fails with "connection closed without response" (seen in the suite on a busy
@@ -100,14 +93,19 @@ UNDRAINED_BODY = 64 * 1024
 
 
 # A kept-alive connection is answered with "Connection: close" after this many requests (as
-# nginx's keepalive_requests), so that long-lived connections (a proxy's pool, a bot's
-# session) are spread over the workers again from time to time rather than stay where the
-# kernel first put them. A client opens a new connection for its next request.
-KEEPALIVE_REQUESTS = int(os.environ.get("GUNICORN_KEEPALIVE_REQUESTS", "1000"))
+# nginx's keepalive_requests; 0: never), and the client opens a new one. The workers share one
+# listening socket and the one that accepts first takes a connection: measured here, 12
+# connections opened in a row on an idle server all went to one worker in 2 runs of 5, which
+# then served them on one core (its GIL) at about 740 commands/s against 1,000-1,200 when
+# split. Under load a new connection goes mostly to a worker with time to spare, so
+# recycling connections spreads them again within seconds (docs/performance.md). A socket
+# per worker (gunicorn's reuse_port) spreads them at once, but resets the connections queued
+# on a worker's socket when that worker stops, restarts or dies: not used.
+KEEPALIVE_REQUESTS = int(os.environ.get("GUNICORN_KEEPALIVE_REQUESTS", "200"))
 
 
 def pre_request(worker, req):
-    if req.req_number >= KEEPALIVE_REQUESTS:
+    if 0 < KEEPALIVE_REQUESTS <= req.req_number:
         req.must_close = True
     for name, value in req.headers:
         if name == "CONTENT-LENGTH" and value.isdigit() and int(value) > UNDRAINED_BODY:

@@ -283,6 +283,8 @@ class GameCache:
 
     def _keep(self, game_id: UUID, game: Game) -> None:
         with self._lock:
+            if game_id in self._games:
+                return  # another thread kept it meanwhile, perhaps at a later version
             self._games[game_id] = _Kept(copy_game(game))
             while len(self._games) > self.size:
                 self._games.popitem(last=False)
@@ -302,7 +304,10 @@ class GameCache:
                 before = entry.game.version
                 entry.game = project_game(entry.game, events_after(game_id, before))
                 if entry.game.version != before:
-                    # Only another process's events are found here: ours are kept as stored.
+                    # Events this process stored are usually kept as stored (`stored`), so
+                    # events found here are mostly another process's. (Not always: a thread of
+                    # this process may have stored between our read and its `stored`; then
+                    # the game is merely caught up first a while longer.)
                     entry.contested_until = time.monotonic() + self.CONTESTED_SECONDS
             except BaseException:
                 with self._lock:
@@ -481,7 +486,8 @@ class Parley(Application):
                     raise
                 # The insert was retried after a lost connection (service/store.py) and its
                 # first attempt had committed: these are our events, not another command's.
-                game.stored_now = self.stored_events(game.id, after=before)
+                game.stored_now = self.stored_events(game.id, after=before,
+                                                     limit=game.version - before)
                 return game, before
             self._games.stored(game, before)
             # The events just stored, for the answer: reading them back costs a query.

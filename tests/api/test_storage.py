@@ -171,3 +171,24 @@ def test_a_save_whose_lost_first_attempt_had_committed_answers_success_not_a_con
     assert [e["version"] for e in answer.get_json()["events"]] == [6, 7]
     assert answer.get_json()["events"] == game.all_events()[5:]
 
+
+
+def test_the_answer_after_a_lost_first_attempt_has_only_this_commands_events(app, client, monkeypatch):
+    # Between the lost first attempt and the retry, another command may have been stored after
+    # ours: the answer must not carry its events.
+    game = create(client)
+    parley = app.extensions["parley"]
+    game_id = UUID(game.id)
+    real_save = parley.save
+
+    def committed_then_lost_and_overtaken(*aggregates, **kwargs):
+        real_save(*aggregates, **kwargs)
+        monkeypatch.setattr(parley, "save", real_save)
+        parley.execute(game_id, 1, {"type": "draw"}, game=parley._load_game(game_id))
+        raise IntegrityError("duplicate key: the retry met the records the first attempt stored")
+
+    monkeypatch.setattr(parley, "save", committed_then_lost_and_overtaken)
+    answer = game.send({"type": "draw"}, game.seat(0))
+    assert answer.status_code == 200, answer.get_json()
+    assert [e["version"] for e in answer.get_json()["events"]] == [6, 7]
+    assert len(game.all_events()) > 7
