@@ -395,7 +395,8 @@ class Parley(Application):
             except (IntegrityError, InternalError):
                 # Several gunicorn workers starting on an empty database race to create the
                 # same tables; Postgres refuses all but one (a duplicate, or "tuple
-                # concurrently updated"). The tables exist now: retry.
+                # concurrently updated"). Parley's PostgreSQL recorders take a lock for it
+                # (service/store.py), but not with a pool of one connection: retry.
                 if attempt == 4:
                     raise
                 time.sleep(0.2 * (attempt + 1))

@@ -21,6 +21,7 @@ took the version first (docs/performance.md has what it saves).
 """
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from functools import wraps
@@ -94,7 +95,31 @@ def _fail_fast(method):
     return call
 
 
-class FailFastAggregateRecorder(PostgresAggregateRecorder):
+class OneAtATimeCreation:
+    """Tables, types and functions created by one process at a time, per schema.
+
+    Every gunicorn worker creates them at boot (IF NOT EXISTS, CREATE OR REPLACE); workers
+    booting together on a fresh database collide in PostgreSQL's catalogue (a duplicate type
+    name, "tuple concurrently updated"), 15 of 16 in a test here. A session advisory lock,
+    held while one recorder creates its objects, makes the others wait and then find them."""
+
+    def create_table(self) -> None:
+        if self.datastore.pool.max_size < 2:
+            # The lock's connection and the creating one are two: a pool of one would wait
+            # for itself. Create without the lock (the boot retries in application.py).
+            super().create_table()
+            return
+        name = f"parley-create:{self.datastore.schema}"
+        key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+        with self.datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            try:
+                super().create_table()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
+class FailFastAggregateRecorder(OneAtATimeCreation, PostgresAggregateRecorder):
     insert_events = _fail_fast(PostgresAggregateRecorder.insert_events)
     select_events = _fail_fast(PostgresAggregateRecorder.select_events)
 
@@ -124,7 +149,7 @@ def _insert_in_one_round_trip(self, stored_events, **kwargs):
         return [row[self.insert_function_name] for row in curs.fetchall()]
 
 
-class FailFastApplicationRecorder(PostgresApplicationRecorder):
+class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorder):
     def __init__(self, datastore, **kwargs):
         super().__init__(datastore, **kwargs)
         self.insert_function_name = f"parley_insert_events_{datastore.originator_id_type}"

@@ -87,3 +87,37 @@ def test_a_version_already_stored_is_refused_and_nothing_is_added(parley):
         ids = [row[0] for row in conn.execute(
             f'SELECT notification_id FROM "{schema}".parley_events ORDER BY originator_version')]
     assert ids == sorted(ids) and len(ids) == len(stored)
+
+
+def test_workers_booting_together_on_a_fresh_schema_all_create_without_an_error(postgres_schema):
+    """Every worker creates the tables, types and the insert function at boot. Sixteen at once
+    collided in PostgreSQL's catalogue (15 of 16 failed) until creation took a lock per schema
+    (service/store.py, OneAtATimeCreation)."""
+    from eventsourcing.utils import Environment
+
+    from service.store import FailFastPostgresFactory
+
+    env = Environment("parley", {**postgres_env(postgres_schema), "CREATE_TABLE": "n"})
+    recorders = [FailFastPostgresFactory(env).application_recorder() for _ in range(16)]
+    start, errors = threading.Barrier(len(recorders)), []
+
+    def boot(recorder):
+        start.wait()
+        try:
+            recorder.create_table()
+        except Exception as error:  # noqa: BLE001 - every failure is the finding
+            errors.append(repr(error))
+
+    threads = [threading.Thread(target=boot, args=(r,)) for r in recorders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    with psycopg.connect(**CONNINFO) as conn:
+        found = conn.execute("SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+                             "WHERE n.nspname = %s AND p.proname = 'parley_insert_events_uuid'",
+                             (postgres_schema,)).fetchone()[0]
+    assert found == 1
+    for recorder in recorders:
+        recorder.datastore.close()
