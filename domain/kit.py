@@ -169,6 +169,7 @@ def ruleset(*, setup, state, rules, legal, view, status, command_schemas, **iden
         decide=rules.decide,
         legal_commands=legal.legal_commands,
         table_inputs=legal.table_inputs,
+        drawn_fields=legal.DRAWN_FIELDS,
         view=view.view,
         redact=view.redact,
         redact_command=view.redact_command,

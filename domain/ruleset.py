@@ -95,6 +95,9 @@ class Ruleset(Protocol):  # pragma: no cover - documentation of the contract
     default_content: dict
     command_schemas: dict[str, dict]
     table_setup_schema: dict | None
+    # The table_inputs fields drawn or turned up from a hidden pool, which only the host
+    # token may report (docs/rulings.md TM-1); the others (dice) the acting seat reports.
+    drawn_fields: frozenset[str]
 
     def setup(self, players: list[str], options: dict | None, content: dict | None,
               chance: Any, table_setup: dict | None) -> list[Event]: ...

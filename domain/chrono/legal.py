@@ -9,6 +9,10 @@ from . import effects as fx
 from .rules import TABLE_FIELDS, price, to_move, turned_up
 from .state import MAT, TIMES, ChronoState
 
+# table_inputs fields that are drawn or turned up from a hidden pool: only the host token
+# reports them (docs/rulings.md TM-1). Every Chrono table field is one.
+DRAWN_FIELDS = frozenset(TABLE_FIELDS)
+
 
 def legal_commands(s: ChronoState, seat: int) -> list[dict]:
     if seat not in to_move(s):

@@ -12,6 +12,10 @@ from .board import BACKWARD, FORWARD, SKULL
 from .rules import GROG_FACES, SKULL_FACES
 from .state import GROUPS, CorsairsState
 
+# table_inputs fields that are drawn from a hidden pool, which only the host token reports
+# (docs/rulings.md TM-1): none, Corsairs only rolls dice, which the rolling seat reports.
+DRAWN_FIELDS = frozenset()
+
 
 def legal_commands(s: CorsairsState, seat: int) -> list[dict]:
     if s.finished or not s.players:

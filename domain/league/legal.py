@@ -10,6 +10,10 @@ from itertools import combinations
 from .rules import COSTS, PLANK_FEE, SUBSTITUTE_COST, rescue_defenders, to_move
 from .state import CREW_SLOTS, LEAGUES, ROLE_OF_SLOT, LeagueState
 
+# table_inputs fields that are drawn from a hidden pool, which only the host token reports
+# (docs/rulings.md TM-1): coins from a Homeport Bag. Dice and Skill Dice are the seat's.
+DRAWN_FIELDS = frozenset({"coins"})
+
 
 def legal_commands(s: LeagueState, seat: int) -> list[dict]:
     if seat not in to_move(s):

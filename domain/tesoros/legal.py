@@ -11,6 +11,10 @@ from itertools import combinations
 from .rules import deck_can_give, equipped_is, to_move
 from .state import TesorosState
 
+# table_inputs fields that are drawn from a hidden pool, which only the host token reports
+# (docs/rulings.md TM-1): every Tesoros table field.
+DRAWN_FIELDS = frozenset({"drawn", "events", "stolen", "maps"})
+
 
 def _dice(s: TesorosState, seat: int, purpose: str, not_card: str | None = None) -> list[str]:
     me = s.seats[seat]

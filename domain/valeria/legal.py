@@ -14,6 +14,10 @@ from .rules import (ACTIONS, CS_ACTIONS, blocked, die_changes, end_of_roll, firs
                     roles_met, sail_price, take_ok, to_move, tome_type)
 from .state import ValeriaState
 
+# table_inputs fields that are turned up from a hidden pool, which only the host token reports
+# (docs/rulings.md TM-1): face-down cards and tokens. The dice are the rolling seat's.
+DRAWN_FIELDS = frozenset({"revealed"})
+
 
 def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int):
     """Every (magic standing in, tomes flipped) that pays: rules.pay's arithmetic, unrolled."""

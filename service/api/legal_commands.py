@@ -16,6 +16,10 @@ class TableInputsSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     inputs = ma.fields.Dict(required=True, metadata={
         "description": "By command type: the chance fields a table-mode client must add"})
+    host_reports = ma.fields.Dict(metadata={
+        "description": "To a seat's token, by command type: the fields drawn from a hidden pool, "
+                       "which only the host token may report (docs/rulings.md TM-1); the host "
+                       "sends such a command for the seat, with 'seat'. Left out of 'inputs'."})
 
 
 class LegalCommandsSchema(ma.Schema):
@@ -51,8 +55,25 @@ def list_legal_commands(game_id: UUID):
         if game.chance_mode == "table" and not finished:
             needed = ruleset.table_inputs(state, seat)
             if needed:
-                inputs.append({"seat": seat, "inputs": needed})
+                inputs.append(_for_caller(needed, ruleset.drawn_fields, caller))
+                inputs[-1]["seat"] = seat
     body = {"commands": commands}
     if game.chance_mode == "table":
         body["table_inputs"] = inputs
     return body
+
+
+def _for_caller(needed: dict, drawn: frozenset, caller) -> dict:
+    """The table inputs as the caller may send them: the host reports everything; a seat
+    reports its own dice, and is told which fields of which commands the host reports
+    (docs/rulings.md TM-1: a seat that sends a draw is refused)."""
+    if caller == "host":
+        return {"inputs": needed}
+    own = {kind: {f: spec for f, spec in fields.items() if f not in drawn}
+           for kind, fields in needed.items()}
+    host = {kind: sorted(f for f in fields if f in drawn) for kind, fields in needed.items()}
+    out = {"inputs": {kind: fields for kind, fields in own.items() if fields}}
+    host = {kind: fields for kind, fields in host.items() if fields}
+    if host:
+        out["host_reports"] = host
+    return out

@@ -458,3 +458,46 @@ def test_tm1_in_every_game_with_hidden_pools_a_seat_drawing_gets_one_answer_what
     assert sum(h[0] == "TABLE_OUTCOME_FROM_HOST" for h in hits) >= 4, hits
     assert {h if h == "accepted" else h[0] for h in hits} <= {
         "TABLE_OUTCOME_FROM_HOST", "TABLE_OUTCOME_INVALID", "TABLE_OUTCOME_REQUIRED", "accepted"}, set(hits)
+
+
+def test_every_ruleset_declares_as_drawn_exactly_the_fields_tm1_refuses_a_seat():
+    """domain/*/legal.py DRAWN_FIELDS tells a seat which table inputs only the host reports;
+    DRAW_FIELDS above, which the TM-1 probe shows refused to a seat, is its oracle."""
+    from domain.registry import all_rulesets
+
+    declared = {rid: set(r.drawn_fields) for rid, r in all_rulesets().items()}
+    assert declared == {**{rid: set() for rid in declared}, **DRAW_FIELDS}
+
+
+@pytest.mark.parametrize("ruleset_id", ["league-of-pirates", "chrono-corsairs"])
+def test_legal_commands_tell_a_seat_which_table_inputs_the_host_reports(corsairs_client, ruleset_id):
+    """A seat's /legal-commands never asks it for a field it would be refused (TM-1): drawn
+    fields move to host_reports; the host's own listing asks for every field."""
+    from domain.registry import all_rulesets
+    from tests.disputes.games import play, played
+
+    ruleset = all_rulesets()[ruleset_id]
+    game = played(corsairs_client, ruleset_id, "table", commands=0)
+    parley = corsairs_client.application.extensions["parley"]
+    rng = random.Random(5)
+    for _ in range(400):
+        state = parley.get_game(UUID(game.id)).state
+        seat = ruleset.status(state).to_move[0]
+        needed = ruleset.table_inputs(state, seat)
+        drawn = {kind: sorted(set(fields) & ruleset.drawn_fields) for kind, fields in needed.items()}
+        if any(drawn.values()):
+            break
+        play(game, rng, 1)
+    else:
+        raise AssertionError("no command that draws was reached")
+
+    as_seat = game.get("/legal-commands", game.seat(seat)).get_json()["table_inputs"]
+    assert [entry["seat"] for entry in as_seat] == [seat]
+    assert as_seat[0]["host_reports"] == {kind: fields for kind, fields in drawn.items() if fields}
+    for kind, fields in as_seat[0]["inputs"].items():
+        assert not set(fields) & ruleset.drawn_fields
+        assert fields == {f: spec for f, spec in needed[kind].items() if f not in ruleset.drawn_fields}
+
+    as_host = game.get("/legal-commands", game.host).get_json()["table_inputs"]
+    mine = next(entry for entry in as_host if entry["seat"] == seat)
+    assert mine["inputs"] == needed and "host_reports" not in mine

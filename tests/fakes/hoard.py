@@ -161,6 +161,8 @@ class HiddenHoard:
         out.append({"type": "stand"})
         return out
 
+    drawn_fields = frozenset()  # the bonus die is rolled, and reported by its seat
+
     def table_inputs(self, state, seat):
         if state.finished or seat != state.turn or state.bonus[seat] is not None:
             return {}
