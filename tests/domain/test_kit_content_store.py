@@ -5,19 +5,16 @@ from a shared store that another request thread could have emptied meanwhile: a 
 the same whether or not its compiled forms were dropped."""
 from __future__ import annotations
 
-import hashlib
-import random
-
 import pytest
 
 from domain import kit
-from domain.chance import ServerChance
 from domain.chrono import effects as chrono_effects, state as chrono_state
 from domain.corsairs import board as corsairs_board
 from domain.league import state as league_state
 from domain.registry import all_rulesets
 from domain.tesoros import board as tesoros_board, state as tesoros_state
 from domain.valeria import state as valeria_state
+from tests.playouts import harness
 
 CACHES = [corsairs_board._BOARDS, chrono_state._INDEXES, tesoros_state._INDEXES,
           tesoros_board._BOARDS, league_state._INDEXES, valeria_state._CARDS]
@@ -48,26 +45,11 @@ def test_the_first_value_kept_under_a_key_stays():
     assert cache.get_or_build("k", lambda: second) is first
 
 
-def play(ruleset, seed: int, commands: int, between=lambda: None) -> list[dict]:
-    """Random legal commands from one seed; `between` runs before each command."""
-    rng = random.Random(seed)
-    chance_seed = hashlib.sha256(b"store-%d" % seed).hexdigest()
+def play(ruleset, seed: int, commands: int, between=None) -> list[dict]:
+    """Random legal commands from one seed; `between` runs before each command's decide()."""
     players = ["A", "B", "C"][:min(3, ruleset.max_players)]
-    events = ruleset.setup(players, None, None, ServerChance(chance_seed, 0), None)
-    state = ruleset.initial_state()
-    for e in events:
-        state = ruleset.evolve(state, e)
-    for _ in range(commands):
-        status = ruleset.status(state)
-        if status.finished:
-            break
-        between()
-        seat = status.to_move[0]
-        new = ruleset.decide(state, seat, rng.choice(ruleset.legal_commands(state, seat)),
-                             ServerChance(chance_seed, len(events)))
-        for e in new:
-            state = ruleset.evolve(state, e)
-        events += new
+    _, events = harness.play(ruleset, seed, players, None, max_commands=commands,
+                             before_command=between, to_the_end=False)
     return events
 
 

@@ -42,8 +42,10 @@ def check_agreement(ruleset, state, seat: int, legal: list[dict], candidates: li
 
 def play(ruleset, game_no: int, players: list[str], options: dict | None, *, policy: Callable | None = None,
          candidates: Callable | None = None, agreement: float = 0.0, max_commands: int = 20000,
-         after_event: Callable | None = None, at_rest: Callable | None = None):
-    """Play one game to its end; returns (state, events)."""
+         after_event: Callable | None = None, at_rest: Callable | None = None,
+         before_command: Callable | None = None, to_the_end: bool = True):
+    """Play one game to its end (or, with to_the_end False, for at most max_commands commands);
+    returns (state, events). before_command() runs before each decide()."""
     rng = random.Random(game_no)
     seed = seed_for(game_no)
     events = ruleset.setup(players, options, None, ServerChance(seed, 0), None)
@@ -64,6 +66,8 @@ def play(ruleset, game_no: int, players: list[str], options: dict | None, *, pol
         if candidates and rng.random() < agreement:
             check_agreement(ruleset, state, seat, legal, candidates(rng, state))
         cmd = policy(rng, legal) if policy else rng.choice(legal)
+        if before_command:
+            before_command()
         new = ruleset.decide(state, seat, cmd, ServerChance(seed, len(events)))
         assert new, cmd
         for e in new:
@@ -73,6 +77,8 @@ def play(ruleset, game_no: int, players: list[str], options: dict | None, *, pol
         if at_rest:
             at_rest(state)
         events.extend(new)
+    if not to_the_end:
+        return state, events
     raise AssertionError(f"game {game_no} did not end within {max_commands} commands")
 
 
