@@ -7,7 +7,8 @@
 In order, so the parts that need a quiet machine do not overlap:
 
 1. stack: the bare eventsourcing save rate on PostgreSQL (one event per save, one process,
-   benchmarks/stack_limits.py's loop) and a raw psycopg autocommit INSERT loop.
+   benchmarks/stack_limits.py's loop), the same save through Parley's recorder
+   (service/store.py) and a raw psycopg autocommit INSERT loop.
 2. domain: complete random games per second for each served ruleset, in this process.
 3. read: a Corsairs game of about 2,000 stored events built through Parley's application,
    then loaded at random versions (median, p99), as the service loads it.
@@ -447,7 +448,9 @@ def open_loop(players: list[Player], rate: float, seconds: float) -> tuple[float
     return len(phase.latencies) / elapsed, phase
 
 
-def part_http(report: Report, args, env: dict, bare: float | None, long_game) -> None:
+def part_http(report: Report, args, env: dict, limits: tuple[float, float] | None,
+              long_game) -> None:
+    """limits: the bare library save rate and the bare save through Parley's recorder."""
     port = free_port()
     server = start_server(Path(args.root).resolve(), env, port, args.workers)
     try:
@@ -471,8 +474,8 @@ def part_http(report: Report, args, env: dict, bare: float | None, long_game) ->
                 f"{args.clients} games at once")
         value = (f"{rate:,.0f} commands/s (p50 {statistics.median(sat.latencies):.1f} ms, "
                  f"p99 {pct(sat.latencies, 0.99):.1f} ms, non-200: {sat.errors})")
-        if bare:
-            bare, own = bare
+        if limits:
+            bare, own = limits
             report.figure(what, value, f"≥ ½ bare saves = {bare / 2:,.0f}/s", f"{rate / bare:.2f} of bare",
                           verdict(rate >= bare / 2))
             # Not the issue's target, which is the library's own save: the same ratio against
@@ -559,7 +562,7 @@ def main() -> None:
     report = Report()
     print(f"issue 5 run: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f} at the start", flush=True)
-    bare = part_stack(report, args) if "stack" in parts else None
+    limits = part_stack(report, args) if "stack" in parts else None
     if "domain" in parts:
         part_domain(report, args)
     long_game = None
@@ -567,7 +570,7 @@ def main() -> None:
         if "read" in parts:
             long_game = part_read(report, args, env)
         if "http" in parts:
-            part_http(report, args, env, bare, long_game)
+            part_http(report, args, env, limits, long_game)
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}\n")
     print(report.table())
 
