@@ -148,6 +148,38 @@ def command_handler(state, seat, command: dict, chance, handlers: dict, *, game:
     return handler
 
 
+def canonical(items) -> list:
+    """The items in an order that depends only on what they are (not where they were)."""
+    return sorted(items, key=lambda x: json.dumps(x, sort_keys=True))
+
+
+def deal(rng, pool) -> list:
+    """The pool in a uniformly random order drawn from rng (ruleset.redeal): a Fisher-Yates
+    shuffle of its canonical order, so the result depends on the pool's contents and rng
+    alone, never on the order (or the places) the cards were in."""
+    out = canonical(pool)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.draw(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def deal_into(rng, pool, sizes: list[int]) -> list[list]:
+    """The pool re-dealt into piles of these sizes (which must add up to its size)."""
+    if sum(sizes) != len(pool):
+        raise ValueError(f"piles of {sizes} cannot hold {len(pool)} items")
+    dealt, out = deal(rng, pool), []
+    for size in sizes:
+        out.append(dealt[:size])
+        dealt = dealt[size:]
+    return out
+
+
+def nothing_hidden(state, seat, rng):
+    """ruleset.redeal of a game that hides nothing from a seat: the state as it is."""
+    return state.clone()
+
+
 def with_defaults(options: dict, schema: dict) -> dict:
     out = dict(options)
     for k, spec in schema["properties"].items():
@@ -155,8 +187,11 @@ def with_defaults(options: dict, schema: dict) -> dict:
     return out
 
 
-def ruleset(*, setup, state, rules, legal, view, status, command_schemas, **identity) -> SimpleNamespace:
-    """Assemble a game package's modules into the object domain/ruleset.py describes."""
+def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden=None,
+            **identity) -> SimpleNamespace:
+    """Assemble a game package's modules into the object domain/ruleset.py describes.
+
+    `hidden` is the package's hidden.py (its redeal); None for a game that hides nothing."""
     return SimpleNamespace(
         **identity,
         options_schema=setup.OPTIONS_SCHEMA,
@@ -173,6 +208,7 @@ def ruleset(*, setup, state, rules, legal, view, status, command_schemas, **iden
         view=view.view,
         redact=view.redact,
         redact_command=view.redact_command,
+        redeal=hidden.redeal if hidden is not None else nothing_hidden,
         status=status,
         dump_state=state.dump_state,
         load_state=state.load_state,

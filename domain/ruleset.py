@@ -32,6 +32,17 @@ Lifecycle (all pure; nothing here does I/O or reads a clock)
                                        or ARBITER (sees everything: the host, an export)
     redact(event, viewer) -> Event     the event as that viewer may see it
     redact_command(command, actor, viewer) -> dict   a stored command as that viewer may see it
+    redeal(state, seat, rng) -> State  the state as `seat` may imagine it, for a dry run
+                                       (domain/dry_run.py): everything the seat cannot see
+                                       (other hands, sealed choices, the contents and order of
+                                       face-down piles) re-dealt at random, consistently with
+                                       what it can see, drawing only rng.draw(n). The result
+                                       depends on nothing but what the seat can see and rng:
+                                       two states that differ only in what the seat cannot see
+                                       give equal results for the same rng (pools are put in a
+                                       canonical order before they are dealt: kit.deal).
+                                       Everything the seat can see is unchanged; `state` is
+                                       not mutated. A game that hides nothing returns a clone.
     status(state) -> Status
     dump_state(state) -> dict, load_state(dict) -> State   (snapshots; JSON-safe)
 
@@ -109,6 +120,7 @@ class Ruleset(Protocol):  # pragma: no cover - documentation of the contract
     def view(self, state: Any, viewer: int | str | None) -> dict: ...
     def redact(self, event: Event, viewer: int | str | None) -> Event: ...
     def redact_command(self, command: Command, actor: int, viewer: int | str | None) -> dict: ...
+    def redeal(self, state: Any, seat: int, rng: Any) -> Any: ...
     def status(self, state: Any) -> Status: ...
     def dump_state(self, state: Any) -> dict: ...
     def load_state(self, data: dict) -> Any: ...

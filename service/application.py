@@ -28,7 +28,8 @@ from eventsourcing.persistence import IntegrityError, InternalError
 
 from disputes import chain
 from domain import chance as domain_chance
-from domain.ruleset import Rejected
+from domain.dry_run import imagined
+from domain.ruleset import ARBITER, Rejected
 
 SERVICE_RULE = "Parley: commands"
 
@@ -460,10 +461,11 @@ class Parley(Application):
         retry can be answered with this result (Game.earlier_result); the caller checks it.
 
         The events stored are left on the returned game as `stored_now`.
-        A dry run decides and applies the command to the loaded game but stores nothing; the
-        new events stay pending on the returned game (game.collect_events()). Server chance
-        then draws from a throwaway seed: drawing from the game's seed would show a seat its
-        next roll before it commits to it, and a game-ending event would reveal the seed.
+        A dry run decides and applies the command but stores nothing; the new events stay
+        pending on the returned game (game.collect_events()). It is decided on the game as
+        the caller may imagine it (domain/dry_run.py): for a seat's token (reporter "seat"),
+        everything that seat cannot see re-dealt from a fresh seed; server chance draws from
+        that fresh seed, never the game's. The returned game then holds that imagined state.
         """
         if game is None:
             game = self.get_game(game_id)
@@ -474,8 +476,10 @@ class Parley(Application):
                            "This game is finished: no more commands are accepted.")
         before = game.version
         chance = game.chance(reporter)
-        if dry_run and game.chance_mode == "server":
-            chance = domain_chance.ServerChance(domain_chance.new_seed(), position=game.version)
+        if dry_run:
+            viewer = seat if reporter == "seat" else ARBITER
+            game.state, chance = imagined(game.ruleset, game.state, viewer, chance,
+                                          seed=domain_chance.new_seed(), position=game.version)
         events = json_safe(game.ruleset.decide(game.state, seat, command, chance))
         game.record(events, command={"seat": seat, "body": json_safe(command)},
                     idempotency=None if dry_run else idempotency)

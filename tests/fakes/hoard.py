@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from domain import kit
 from domain.ruleset import ARBITER, InvalidCreation, Rejected, Status
 
 CARDS = {
@@ -193,6 +194,19 @@ class HiddenHoard:
 
     def redact_command(self, command, actor, viewer):
         return dict(command)
+
+    def redeal(self, state, seat, rng):
+        """The deck and the other hands re-dealt from their pooled cards (before the end,
+        when hands are revealed, nothing of them is the seat's to see)."""
+        if state.finished or not state.players:
+            return state
+        others = [s for s in range(len(state.players)) if s != seat]
+        pool = list(state.deck) + [c for s in others for c in state.hands[s]]
+        piles = kit.deal_into(rng, pool, [len(state.deck)] + [len(state.hands[s]) for s in others])
+        hands = list(state.hands)
+        for s, pile in zip(others, piles[1:]):
+            hands[s] = tuple(pile)
+        return replace(state, deck=tuple(piles[0]), hands=tuple(hands))
 
     def status(self, state):
         if state.finished:
