@@ -10,12 +10,12 @@ options). Where the rulebook is silent Parley rules as docs/rulings.md records (
 the rules notes, TP-n its own). The board, the die value of each card, the Maps and the
 Victory Points are not printed: they are content (content/schema.json), and the default set
 is invented reference content, labelled as not the printed components.
-Hidden information: see view.py. Not modelled: the Blank Event cards' own effects (a blank
+Hidden information: see view.py (and hidden.py for a dry run). Not modelled: the Blank Event cards' own effects (a blank
 card in content reuses one of the five printed effects).
 """
 from __future__ import annotations
 
-from . import legal, rules, setup as _setup, state, view
+from . import hidden, legal, rules, setup as _setup, state, view
 from .commands import COMMAND_SCHEMAS
 from .. import kit
 from ..ruleset import Status
@@ -42,5 +42,5 @@ RULESET = kit.ruleset(
             "event runs wins.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas=COMMAND_SCHEMAS,
-    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status, hidden=hidden,
 )
