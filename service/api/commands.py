@@ -60,8 +60,10 @@ class CommandResultSchema(ma.Schema):
 class DryRunQuerySchema(ma.Schema):
     dry_run = ma.fields.Boolean(load_default=False, metadata={
         "description": "Answer what the command would produce (or why it is refused) and store "
-                       "nothing. Server chance draws from a throwaway seed: the outcomes shown "
-                       "are not the ones the game's seed will give."})
+                       "nothing. It is decided on the game as your seat may imagine it: what the "
+                       "rules hide from you (other hands, sealed choices, face-down decks) is "
+                       "re-dealt at random, and server chance draws from a throwaway seed, so "
+                       "hidden outcomes shown are examples, not the real ones (docs/api.md)."})
 
 
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
@@ -142,7 +144,8 @@ def send_command(body: dict, query: dict, game_id: UUID):
     """Send one command; answers the events it produced and your new view.
 
     With ?dry_run=true nothing is stored: the answer is what the command would produce, or
-    the same 422 it would meet (an Idempotency-Key is ignored: there is nothing to repeat).
+    the 422 it would meet, decided on what your seat may know: hidden parts are re-dealt at
+    random (an Idempotency-Key is ignored: there is nothing to repeat).
     With an Idempotency-Key, a command already accepted with that key and body is answered
     with its first result and not applied again."""
     dry_run = query["dry_run"]

@@ -1,0 +1,254 @@
+"""Hidden stays hidden on every endpoint: two games that differ only in what one seat cannot
+see answer that seat's token identically everywhere it can ask.
+
+What a seat can ask: its view now and at every stored version, the event log, its legal
+commands, its export, the replay of that export at every version as that seat, the
+verification of that export, a dry run of every legal command and of commands naming hidden
+things, and the refusal of any real command. A dry run draws fresh randomness, so the twins'
+dry runs are compared for the same fresh seed (domain.chance.new_seed is fixed while they
+are asked); the real games' seeds are equal in both twins (server chance) or there is none
+(table chance).
+
+The twins, per game with hidden information, in both chance modes where the rules allow:
+- League of Pirates: one seat's sealed league (server and table);
+- Chrono Corsairs: the Plan cards one seat drew (table), its sealed Plan selection (server);
+- Los Tesoros del Rey Pirata: one seat's hand (table); with server chance, the issue's
+  example: hundreds of dry-run draws never show the real deck;
+- Valeria and Crimson Seas: the Duke one seat kept, compared at many points of a random game
+  played on alike (server chance; table games of Valeria are covered in the domain).
+The domain-level tests (tests/domain/*/test_dry_run_hidden.py) cover many points of random
+games for every ruleset; these prove that every endpoint is wired to what they check.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+import domain.chance
+from domain.registry import all_rulesets
+from service import create_app
+from tests.api.test_tokens_and_secrets import CHRONO, _normalised, chrono_pair, tesoros_pair
+from tests.fakes.http import create
+from tests.playouts.test_valeria_playouts import duke_of_valeria
+
+GAME_SEED = hashlib.sha256(b"both twins' seed").hexdigest()
+DRY_SEED = hashlib.sha256(b"the dry runs' seed").hexdigest()
+LEAGUE, VALERIA, SEAS = "league-of-pirates", "valeria-card-kingdoms", "crimson-seas"
+
+
+class Seeds:
+    """domain.chance.new_seed, fixed: `game` while twins are created, `dry` while asked."""
+
+    def __init__(self, monkeypatch):
+        self.next = GAME_SEED
+        monkeypatch.setattr(domain.chance, "new_seed", lambda: self.next)
+
+
+@pytest.fixture
+def seeds(monkeypatch):
+    return Seeds(monkeypatch)
+
+
+def everything(game, seat: int, probes: list[dict], seeds: Seeds, most: int | None = None) -> dict:
+    """Every answer `seat`'s token gets from the game (nothing stored): by endpoint. The view
+    at every version, or at `most` versions spread over a long game."""
+    auth, client = game.seat(seat), game.client
+    seeds.next = DRY_SEED
+    view = game.view(auth)
+    export = game.get("/export", auth)
+    versions = range(1, view["version"] + 1)
+    commands = game.legal(auth) + probes
+    seen = {
+        "view": view,
+        "versions": [_answer(game.get(f"?version={v}", auth)) for v in (_spread(versions, most) if most else versions)],
+        "events": game.all_events(auth),
+        "legal_commands": _answer(game.get("/legal-commands", auth)),
+        "export": _answer(export),
+        "replays": [_answer(client.post(f"/replays?at={v}&seat={seat}", json=export.get_json()))
+                    for v in _spread(versions)],
+        "verification": _answer(client.post("/verifications", json=export.get_json())),
+        "dry_runs": [_answer(client.post(f"/games/{game.id}/commands?dry_run=true", json=c, headers=auth))
+                     for c in commands],
+    }
+    return _normalised(seen, game.id)
+
+
+def _spread(versions: range, most: int = 12) -> list[int]:
+    """At most `most` versions, evenly spread, the first and the last among them (a replay
+    folds the export from its start: every version of a long game would cost its square)."""
+    if len(versions) <= most:
+        return list(versions)
+    step = (len(versions) - 1) / (most - 1)
+    return sorted({versions[round(i * step)] for i in range(most)})
+
+
+def _answer(response) -> list:
+    return [response.status_code, response.get_json()]
+
+
+def assert_same_everywhere(one, other, seat: int, probes: list[dict], seeds: Seeds, most: int | None = None) -> None:
+    a, b = everything(one, seat, probes, seeds, most), everything(other, seat, probes, seeds, most)
+    differ = [k for k in a if a[k] != b[k]]
+    assert not differ, f"seat {seat} tells the twins apart through {differ}"
+
+
+def assert_same_refusals(one, other, seat: int, probes: list[dict]) -> None:
+    """Real commands, in order, until one is accepted (the games then move on): each refusal
+    is word for word the same in both twins, and neither accepts what the other refuses."""
+    for probe in probes:
+        a = one.send(probe, one.seat(seat))
+        b = other.send(probe, other.seat(seat))
+        assert (a.status_code == 200) == (b.status_code == 200), (probe, a.get_json(), b.get_json())
+        if a.status_code == 200:
+            return
+        assert _normalised(a.get_json(), one.id) == _normalised(b.get_json(), other.id), probe
+
+
+def twins(client, seeds: Seeds, ruleset: str, chance: str, players=("Anne", "Ben"), **extra):
+    seeds.next = GAME_SEED
+    return [create(client, ruleset, players=players, chance=chance, **extra) for _ in range(2)]
+
+
+# -- League of Pirates: a sealed league ---------------------------------------------------
+
+LEAGUES = ["red", "blue", "yellow", "green"]
+
+
+@pytest.mark.parametrize("chance", ["server", "table"])
+def test_league_a_sealed_league_shows_nowhere_to_the_other_seat(corsairs_client, seeds, chance):
+    """[Choose the League] "Secretly choose the pirate league ... then you and your opponent
+    reveal your chosen Captain at the same time": Ben's dry run of his own choice, which
+    would reveal both, answers the same whichever league Anne chose."""
+    one, other = twins(corsairs_client, seeds, LEAGUE, chance)
+    available = [c["league"] for c in one.legal(one.seat(0)) if c["type"] == "choose_league"]
+    for game, league in ((one, available[0]), (other, available[-1])):
+        assert game.send({"type": "choose_league", "league": league}, game.seat(0)).status_code == 200
+    probes = [{"type": "choose_league", "league": x} for x in LEAGUES + ["purple"]] + [{"type": "throw_dice"}]
+    assert_same_everywhere(one, other, 1, probes, seeds)
+    assert_same_refusals(one, other, 1, [{"type": "choose_league", "league": "purple"}, {"type": "throw_dice"}])
+
+
+# -- Chrono Corsairs: drawn Plans and a sealed selection ----------------------------------
+
+def test_chrono_the_plans_another_seat_drew_show_nowhere(corsairs_client, seeds):
+    """[Plan] the cards are drawn secretly: at a table, Diego drew S02 and U02 in one game and
+    S30 and U19 in the other; Ana's every answer is the same."""
+    one, other = chrono_pair(corsairs_client)
+    probes = [{"type": t, **extra} for t in ("select_plan", "draw_plans")
+              for extra in ({}, {"plan": "S02"}, {"plan": "S30"})]
+    assert_same_everywhere(one, other, 0, probes, seeds)
+
+
+def test_chrono_a_sealed_plan_selection_shows_nowhere(corsairs_client, seeds):
+    """[Plan] "chosen secretly, then revealed together": with server chance and the same
+    deal, Ben selects another of his Plans in each twin; Anne's answers are the same."""
+    one, other = twins(corsairs_client, seeds, CHRONO, "server")
+    for _ in range(12):
+        to_move = one.view()["to_move"]
+        if 1 in to_move and 0 in to_move:
+            mine = one.legal(one.seat(1))
+            if len({json.dumps(c, sort_keys=True) for c in mine}) > 1 and mine[0]["type"] == mine[-1]["type"]:
+                break
+        command = one.legal()[0]
+        for game in (one, other):
+            assert game.send(command).status_code == 200, command
+    else:
+        pytest.fail("no sealed choice with two options came up")
+    choices = one.legal(one.seat(1))
+    assert one.send(choices[0], one.seat(1)).status_code == 200
+    assert other.send(choices[-1], other.seat(1)).status_code == 200
+    assert_same_everywhere(one, other, 0, [choices[0], choices[-1]], seeds)
+
+
+def test_chrono_server_dry_runs_of_a_draw_never_draw_from_the_real_deck(corsairs_client):
+    """The issue's example: 400 dry runs of draw_plans by one seat revealed which two Plans the
+    other drew. Now each dry run imagines the other seat's Plans afresh, so the Plans it
+    really holds turn up among the imagined draws."""
+    game = create(corsairs_client, CHRONO, players=("Anne", "Ben"))
+    for _ in range(30):
+        if any(c["type"] == "draw_plans" for c in game.legal(game.seat(0))):
+            break
+        assert game.send(game.legal()[0]).status_code == 200
+    else:
+        pytest.fail("no draw_plans came up")
+    if any(c["type"] == "draw_plans" for c in game.legal(game.seat(1))):
+        assert game.send({"type": "draw_plans", "seat": 1}).status_code == 200
+    held = set(game.view()["state"]["seats"][1]["drawn"])
+    drawn = set()
+    for _ in range(150):
+        answer = corsairs_client.post(f"/games/{game.id}/commands?dry_run=true", json={"type": "draw_plans"},
+                                      headers=game.seat(0))
+        assert answer.status_code == 200, answer.get_json()
+        for e in answer.get_json()["events"]:
+            if e["event"]["type"] == "PlansDrawn" and e["event"]["seat"] == 0:
+                drawn |= set(e["event"]["cards"])
+    assert held and held & drawn, (held, drawn)
+
+
+# -- Los Tesoros del Rey Pirata: hands and the deck ---------------------------------------
+
+def test_tesoros_another_hand_shows_nowhere(corsairs_client, seeds):
+    (one, other), _ = tesoros_pair(corsairs_client)
+    content = corsairs_client.get("/rulesets/tesoros-del-rey-pirata").get_json()["default_content"]
+    cards = sorted(c["id"] for c in content["playCards"])
+    probes = ([{"type": "draw_card"}, {"type": "defend", "die": "deck"}]
+              + [{"type": t, "card": c} for t in ("take_card", "equip") for c in cards[::4]])
+    assert_same_everywhere(one, other, 0, probes, seeds)
+    for game in (one, other):
+        assert game.send({"type": "draw_card", "seat": 0, "drawn": ["FAVOR-a"]}).status_code == 200
+    assert_same_everywhere(one, other, 0, probes, seeds)
+    assert_same_refusals(one, other, 0, [{"type": "take_card", "card": c} for c in cards[::4]]
+                         + [{"type": "draw_card"}])
+
+
+def test_tesoros_server_dry_run_draws_never_show_the_real_deck(corsairs_client):
+    """The issue's example: 200 to 400 dry-run draws showed all 32 cards of the real deck, so
+    all cards minus those minus one's own hand was the opponent's hand. Now the cards in the
+    opponent's hand turn up among the imagined draws like any others."""
+    game = create(corsairs_client, "tesoros-del-rey-pirata", players=("Ana", "Diego"))
+    theirs = set(game.view()["state"]["seats"][1]["hand"])
+    drawn = set()
+    for _ in range(120):
+        answer = corsairs_client.post(f"/games/{game.id}/commands?dry_run=true", json={"type": "draw_card"},
+                                      headers=game.seat(0))
+        assert answer.status_code == 200, answer.get_json()
+        drawn |= {e["event"]["card"] for e in answer.get_json()["events"]
+                  if e["event"]["type"] == "CardDrawn" and "card" in e["event"]}
+    assert theirs & drawn, (theirs, drawn)
+
+
+# -- Valeria and Crimson Seas: the kept Duke, all game long -------------------------------
+
+@pytest.mark.parametrize("ruleset", [VALERIA, SEAS])
+def test_valeria_a_kept_duke_shows_nowhere_at_any_point_of_a_game(seas_app, seeds, ruleset):
+    """[BR p.15] "Your Duke is kept secret during the game": with the same deal, Anne keeps
+    one Duke in one twin and the other in the other; the twins are then played on alike, and
+    Ben's every answer is compared at points all through the game."""
+    client = seas_app.test_client()
+    one, other = twins(client, seeds, ruleset, "server")
+    offer = one.view(one.seat(0))["state"]["seats"][0]["duke_offer"]
+    for game, duke in ((one, offer[0]), (other, offer[1])):
+        assert game.send({"type": "keep_duke", "duke": duke}, game.seat(0)).status_code == 200
+    rng = random.Random(3)
+    compared = 0
+    for step in range(200):
+        if one.view()["status"] == "finished":
+            break
+        if step % 60 == 5:
+            assert_same_everywhere(one, other, 1, [{"type": "keep_duke", "duke": offer[0]}], seeds, most=30)
+            compared += 1
+        command = duke_of_valeria(rng, one.legal())
+        for game in (one, other):
+            response = game.send(command)
+            assert response.status_code == 200, (command, response.get_json())
+    assert compared >= 3
+
+
+@pytest.fixture
+def seas_app():
+    app = create_app({"RULESETS": all_rulesets(), "PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"}})
+    yield app
+    app.extensions["parley"].close()
