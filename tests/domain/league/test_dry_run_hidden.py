@@ -24,8 +24,8 @@ from tests.playouts.leaks import assert_same_for, dry_run, no_redeal, seen_by
 from tests.playouts.test_league_playouts import after_event as invariants, random_options, sailor
 
 MODES = ("server", "table")
-# (game number, options): the default rules, two games with random house rules (drawn coins
-# kept secret), and one where drawn coins are shown to the opponent (nothing of a draw hidden).
+# (game number, options): two games with the default rules, two with random house rules (drawn
+# coins kept secret), and one where drawn coins are shown to the opponent (nothing of a draw hidden).
 GAMES = [(0, {}), (1, {}), (2, {**random_options(random.Random(2)), "reveal_drawn_coins": False}),
          (3, {**random_options(random.Random(3)), "reveal_drawn_coins": False}),
          (4, {"reveal_drawn_coins": True})]
@@ -36,7 +36,7 @@ RNG_SEEDS = [hashlib.sha256(b"redeal-%d" % i).hexdigest() for i in range(12)]
 
 # -- Points of real games -----------------------------------------------------------
 
-def fresh(chance) -> object:
+def fresh(chance):
     state = R.initial_state()
     for e in R.setup(["Anne", "Ben"], None, None, chance, None):
         state = R.evolve(state, e)
