@@ -7,11 +7,11 @@ Parley rules as docs/rulings.md records (LP-A.., LP-P..); house rules are creati
 The Skull/Cross set membership, the skill values on the coin backs, the skill-die faces and
 the number of brig slots are not printed: they are content (content/schema.json), and the
 default set is invented reference content, labelled as not the printed components.
-Hidden information: see view.py.
+Hidden information: see view.py; what a seat's dry run imagines of it, hidden.py.
 """
 from __future__ import annotations
 
-from . import legal, rules, setup as _setup, state, view
+from . import hidden, legal, rules, setup as _setup, state, view
 from .commands import COMMAND_SCHEMAS
 from .. import kit
 from ..ruleset import Status
@@ -34,5 +34,5 @@ RULESET = kit.ruleset(
             "recruit, resupply, turn a traitor, raid, enlist, rescue or set sail.",
     table_setup_schema=None,
     command_schemas=COMMAND_SCHEMAS,
-    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status, hidden=hidden,
 )
