@@ -1,4 +1,8 @@
 "use strict";
+// The replay viewer (viewer.html). Everything shown comes from a game or an uploaded export,
+// and an export can be crafted: game data reaches the page only as text (textContent, or
+// elements made with createElement), never as markup (innerHTML and its kin). The page's
+// Content-Security-Policy allows no inline script besides.
 const $ = (id) => document.getElementById(id);
 let source = null;   // {kind: "game", id, token} or {kind: "export", doc}
 let entries = [];    // [{version, type, seat}]
@@ -36,7 +40,7 @@ function show(doc) {
   $("last").textContent = last;
   $("slider").max = last;
   $("slider").value = last;
-  $("timeline").innerHTML = "";
+  $("timeline").replaceChildren();
   for (const e of entries) {
     const li = document.createElement("li");
     li.value = e.version;
@@ -72,7 +76,11 @@ async function at(version) {
   }
   const c = view.last_command;
   $("acted").textContent = c ? `${seats[c.seat] || "seat " + c.seat}: ${c.body.type} (version ${c.version})` : "setup";
-  $("dice").innerHTML = diceOf(view.state).map((d) => `<span>${d}</span>`).join("");
+  $("dice").replaceChildren(...diceOf(view.state).map((d) => {
+    const face = document.createElement("span");
+    face.textContent = String(d);
+    return face;
+  }));
   $("status").textContent = `${view.status}${view.phase ? ", phase " + view.phase : ""}` +
     (view.result ? ` — winners: ${(view.result.winners || []).map((w) => seats[w] || w).join(", ")}` : "");
   $("state").textContent = JSON.stringify(view.state, null, 1);
