@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, request
+from flask import Flask, Response, request
 
 from service import errors
 from service.errors import Problem
@@ -24,6 +24,23 @@ from service.errors import Problem
 API_DESCRIPTION = """Parley adjudicates board games. Create a game, send each seat's commands,
 and get back the events the rules produced, or a rejection naming the rule. Every error is
 RFC 9457 problem details (application/problem+json)."""
+
+# The viewer (service/static/viewer.html) shows data from any export, and an export can be
+# crafted: the page may run script and load styles only from this service's own files, never
+# inline, and fetch only from it. It needs no image, font, frame or form.
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+               "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+# Every other answer is data, never a page: should a browser open one, nothing in it loads or runs.
+DATA_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+
+def _response_headers(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = (
+        PAGE_POLICY if response.mimetype == "text/html" else DATA_POLICY)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    # The viewer's own address may carry a token (/viewer?game=...&token=...).
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -67,6 +84,7 @@ def create_app(config: dict | None = None) -> Flask:
         api.register_blueprint(module.blp)
     errors.register(app)
     operations.install(app)
+    app.after_request(_response_headers)
 
     @app.before_request
     def _exports_may_be_large():

@@ -211,3 +211,10 @@ def test_the_check_would_catch_a_viewer_that_writes_markup_without_a_policy(serv
         ran |= set(seen["ran"])
     assert ran == POINTS
 
+
+def test_the_policy_alone_stops_markup_that_got_into_the_page(served, browser):
+    export, _ = crafted_exports(served.app.test_client())["replayable"]
+    seen = replay_in_the_viewer(served, browser, export, write_html=True)
+    assert seen["images"] > 0, seen                    # the markup became elements,
+    assert seen["ran"] == [] and seen["requested"] == 0, seen  # that neither ran nor loaded:
+    assert {"script-src-attr", "img-src"} <= set(seen["violations"]), seen  # the policy refused them
