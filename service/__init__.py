@@ -25,6 +25,13 @@ API_DESCRIPTION = """Parley adjudicates board games. Create a game, send each se
 and get back the events the rules produced, or a rejection naming the rule. Every error is
 RFC 9457 problem details (application/problem+json)."""
 
+# Answers carry tokens and what only one seat may see: no cache (browser, proxy, CDN) may keep
+# one, errors included. Only these documents, the same for everyone and secret to no one, may
+# be kept; a cache asks again before each use (a deploy changes them; the viewer's files answer
+# 304 to If-None-Match). A new route is private until it is listed here.
+PUBLIC_ENDPOINTS = frozenset({"rulesets.list_rulesets", "rulesets.get_ruleset",
+                              "api-docs.openapi_json", "replays.viewer", "static"})
+
 # The viewer (service/static/viewer.html) shows data from any export, and an export can be
 # crafted: the page may run script and load styles only from this service's own files, never
 # inline, and fetch only from it. It needs no image, font, frame or form.
@@ -35,6 +42,8 @@ DATA_POLICY = "default-src 'none'; frame-ancestors 'none'"
 
 
 def _response_headers(response: Response) -> Response:
+    public = request.endpoint in PUBLIC_ENDPOINTS and response.status_code < 400
+    response.headers["Cache-Control"] = "no-cache" if public else "no-store"
     response.headers["Content-Security-Policy"] = (
         PAGE_POLICY if response.mimetype == "text/html" else DATA_POLICY)
     response.headers["X-Content-Type-Options"] = "nosniff"
