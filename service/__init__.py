@@ -23,7 +23,11 @@ from service.errors import Problem
 
 API_DESCRIPTION = """Parley adjudicates board games. Create a game, send each seat's commands,
 and get back the events the rules produced, or a rejection naming the rule. Every error is
-RFC 9457 problem details (application/problem+json)."""
+RFC 9457 problem details (application/problem+json).
+
+Every answer is `Cache-Control: no-store` (answers carry tokens and what one seat may see),
+errors included, but the public documents' successes: the rulesets, this document and the
+replay viewer's files are `Cache-Control: no-cache`."""
 
 # Answers carry tokens and what only one seat may see: no cache (browser, proxy, CDN) may keep
 # one, errors included. Only these documents, the same for everyone and secret to no one, may
