@@ -16,14 +16,44 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, request
+from flask import Flask, Response, request
 
 from service import errors
 from service.errors import Problem
 
 API_DESCRIPTION = """Parley adjudicates board games. Create a game, send each seat's commands,
 and get back the events the rules produced, or a rejection naming the rule. Every error is
-RFC 9457 problem details (application/problem+json)."""
+RFC 9457 problem details (application/problem+json).
+
+Every answer is `Cache-Control: no-store` (answers carry tokens and what one seat may see),
+errors included, but the public documents' successes: the rulesets, this document and the
+replay viewer's files are `Cache-Control: no-cache`."""
+
+# Answers carry tokens and what only one seat may see: no cache (browser, proxy, CDN) may keep
+# one, errors included. Only these documents, the same for everyone and secret to no one, may
+# be kept; a cache asks again before each use (a deploy changes them; the viewer's files answer
+# 304 to If-None-Match). A new route is private until it is listed here.
+PUBLIC_ENDPOINTS = frozenset({"rulesets.list_rulesets", "rulesets.get_ruleset",
+                              "api-docs.openapi_json", "replays.viewer", "static"})
+
+# The viewer (service/static/viewer.html) shows data from any export, and an export can be
+# crafted: the page may run script and load styles only from this service's own files, never
+# inline, and fetch only from it. It needs no image, font, frame or form.
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+               "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+# Every other answer is data, never a page: should a browser open one, nothing in it loads or runs.
+DATA_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+
+def _response_headers(response: Response) -> Response:
+    public = request.endpoint in PUBLIC_ENDPOINTS and response.status_code < 400
+    response.headers["Cache-Control"] = "no-cache" if public else "no-store"
+    response.headers["Content-Security-Policy"] = (
+        PAGE_POLICY if response.mimetype == "text/html" else DATA_POLICY)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    # The viewer's own address may carry a token (/viewer?game=...&token=...).
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -67,6 +97,7 @@ def create_app(config: dict | None = None) -> Flask:
         api.register_blueprint(module.blp)
     errors.register(app)
     operations.install(app)
+    app.after_request(_response_headers)
 
     @app.before_request
     def _exports_may_be_large():

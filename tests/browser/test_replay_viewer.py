@@ -1,6 +1,8 @@
 """The replay viewer, in a real headless Chromium on a phone-sized screen."""
 from __future__ import annotations
 
+import copy
+import json
 import os
 import random
 import shutil
@@ -8,17 +10,28 @@ import struct
 import subprocess
 import threading
 import zlib
+from collections import Counter
+from dataclasses import dataclass
 
 import pytest
 from werkzeug.serving import make_server
 
 from service import create_app
+from tests.browser.cdp import Chromium
 from tests.fakes.http import create, progressing
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--window-size=390,844", "--virtual-time-budget=15000"]
+         "--hide-scrollbars", "--window-size=390,844"]
+
+
+@dataclass
+class Served:
+    app: object
+    base: str
+    tmp: object
+    hits: Counter  # requests the test server answered, by path
 
 
 @pytest.fixture
@@ -28,16 +41,23 @@ def served(tmp_path):
             pytest.fail("Chromium is missing: .ci/run installs it (apt-get install chromium)")
         pytest.skip("needs Chromium (apt-get install chromium); CI installs it")
     app = create_app({"PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"}})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    hits = Counter()
+
+    def counting(environ, start_response):
+        hits[environ["PATH_INFO"]] += 1
+        return app(environ, start_response)
+
+    server = make_server("127.0.0.1", 0, counting, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield app, f"http://127.0.0.1:{server.server_port}", tmp_path
+    yield Served(app, f"http://127.0.0.1:{server.server_port}", tmp_path, hits)
     server.shutdown()
     app.extensions["parley"].close()
 
 
 def chromium(*args: str, tmp) -> subprocess.CompletedProcess:
-    return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp / 'profile'}", *args],
+    return subprocess.run([CHROMIUM, *FLAGS, "--virtual-time-budget=15000",
+                           f"--user-data-dir={tmp / 'profile'}", *args],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -60,7 +80,7 @@ def png_pixels(path) -> tuple[int, int, set[bytes]]:
 
 
 def test_a_finished_game_replays_in_the_viewer_on_a_phone_screen(served):
-    app, base, tmp = served
+    app, base, tmp = served.app, served.base, served.tmp
     game = create(app.test_client(), "corsairs-of-valeria", players=("Kira", "David"))
     game.play_to_the_end(random.Random(4), prefer=progressing)
     url = f"{base}/viewer?game={game.id}&token={game.created['host_token']}"
@@ -79,7 +99,7 @@ def test_a_finished_game_replays_in_the_viewer_on_a_phone_screen(served):
 
 
 def test_an_uploaded_export_is_replayed_by_the_server_at_any_version(served):
-    app, _, _ = served
+    app = served.app
     client = app.test_client()
     game = create(client, "corsairs-of-valeria", players=("Anne", "Ben", "Cat"))
     game.play_to_the_end(random.Random(2), prefer=progressing)
@@ -93,3 +113,108 @@ def test_an_uploaded_export_is_replayed_by_the_server_at_any_version(served):
     seat_view = client.post("/replays?at=5&seat=1", json=export).get_json()
     assert seat_view["viewer"] == 1
     assert client.post("/replays?at=999999", json=export).status_code == 422
+
+
+# A crafted export cannot run script in the viewer (issue 13) ------------------------------
+
+def markup(point: str) -> str:
+    """HTML that, were the page ever to parse it, makes an image (a request for /pwned/<point>)
+    whose error handler, were script allowed to run, records <point> in window.pwned."""
+    return f'<img src=/pwned/{point} onerror="(window.pwned=window.pwned||[]).push(/{point}/.source)">'
+
+
+POINTS = {"name", "body", "die", "event", "ruleset", "error"}
+
+
+def crafted_exports(client) -> dict[str, tuple[dict, dict[str, str]]]:
+    """Exports with markup wherever the viewer shows data from them, each with the text the
+    page must then show: {element id: markup it contains as text}."""
+    game = create(client, "corsairs-of-valeria", players=("Kira", "David"))
+    export = client.get(f"/games/{game.id}/export", headers=game.host).get_json()
+    replayable = copy.deepcopy(export)
+    replayable["creation"]["seats"][0]["name"] = markup("name")
+    after = export["version"]
+    replayable["commands"].append({"seat": 0, "body": {"type": markup("body")}, "events": [
+        {"version": after + 1, "event": {"type": "DiceRolled", "seat": 0, "dice": [markup("die"), "MAP"]}},
+        {"version": after + 2, "event": {"type": markup("event")}}]})  # evolve ignores unknown types
+    unknown_ruleset = copy.deepcopy(export)
+    unknown_ruleset["creation"]["ruleset"] = markup("ruleset")     # shown, and quoted in the 422
+    other_version = copy.deepcopy(export)
+    other_version["creation"]["ruleset_version"] = markup("error")  # quoted in the 422 only
+    return {
+        "replayable": (replayable, {"title": markup("name"), "timeline": markup("event"),
+                                    "acted": markup("body"), "dice": markup("die")}),
+        "unknown ruleset": (unknown_ruleset, {"title": markup("ruleset"), "error": markup("ruleset")}),
+        "other ruleset version": (other_version, {"error": markup("error")}),
+    }
+
+
+# Run in every document before the page's own script: what the page's policy refused.
+WATCH_VIOLATIONS = """window.violations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.effectiveDirective));"""
+# A viewer broken on purpose: every text it writes is parsed as HTML instead.
+WRITE_HTML = """void Object.defineProperty(Node.prototype, "textContent", {configurable: true,
+  get: Object.getOwnPropertyDescriptor(Node.prototype, "textContent").get,
+  set(value) { this.innerHTML = value; }})"""
+DONE = 'document.getElementById("error").textContent || document.getElementById("state").textContent'
+# Every image loaded or failed (so any error handler has had its turn), then one more moment.
+SETTLE = """Promise.all([...document.images].map((image) => image.complete ? null :
+  new Promise((done) => { image.addEventListener("load", done); image.addEventListener("error", done); })))
+  .then(() => new Promise((done) => setTimeout(done, 200)))"""
+SHOWN = """Object.fromEntries(["title", "timeline", "acted", "dice", "error"]
+  .map((id) => [id, document.getElementById(id).textContent]))"""
+
+
+@pytest.fixture
+def browser(served):
+    chromium = Chromium([CHROMIUM, *FLAGS, f"--user-data-dir={served.tmp / 'devtools-profile'}"])
+    yield chromium
+    chromium.close()
+
+
+def replay_in_the_viewer(served, browser, export: dict, *, bypass_csp=False, write_html=False) -> dict:
+    """Choose the export as a file in /viewer, as a user would, and tell what happened."""
+    path = served.tmp / "export.json"
+    path.write_text(json.dumps(export))
+    served.hits.clear()
+    page = browser.open(f"{served.base}/viewer", bypass_csp=bypass_csp, before_scripts=WATCH_VIOLATIONS)
+    if write_html:
+        page.evaluate(WRITE_HTML)
+    page.choose_file("#file", path)
+    page.wait_until(DONE)
+    page.evaluate(SETTLE)
+    return {"ran": page.evaluate("window.pwned || []"),
+            "images": page.evaluate("document.images.length"),
+            "requested": sum(n for p, n in served.hits.items() if p.startswith("/pwned/")),
+            "violations": page.evaluate("window.violations"),
+            "shown": page.evaluate(SHOWN)}
+
+
+def test_a_crafted_export_shows_its_markup_as_text_and_runs_no_script(served, browser):
+    for name, (export, shown) in crafted_exports(served.app.test_client()).items():
+        seen = replay_in_the_viewer(served, browser, export)
+        assert seen["ran"] == [], (name, seen)
+        assert seen["images"] == 0 and seen["requested"] == 0, (name, seen)  # no element from data
+        for element, text in shown.items():
+            assert text in seen["shown"][element], (name, element, seen["shown"])
+        # The viewer itself needs nothing its Content-Security-Policy forbids.
+        assert seen["violations"] == [], (name, seen["violations"])
+
+
+def test_the_check_would_catch_a_viewer_that_writes_markup_without_a_policy(served, browser):
+    """The same exports in a viewer broken on purpose (no Content-Security-Policy, every text
+    written as innerHTML): the markup runs at every point, so the test above would see it."""
+    ran = set()
+    for name, (export, _) in crafted_exports(served.app.test_client()).items():
+        seen = replay_in_the_viewer(served, browser, export, bypass_csp=True, write_html=True)
+        assert seen["requested"] > 0, (name, seen)
+        ran |= set(seen["ran"])
+    assert ran == POINTS
+
+
+def test_the_policy_alone_stops_markup_that_got_into_the_page(served, browser):
+    export, _ = crafted_exports(served.app.test_client())["replayable"]
+    seen = replay_in_the_viewer(served, browser, export, write_html=True)
+    assert seen["images"] > 0, seen                    # the markup became elements,
+    assert seen["ran"] == [] and seen["requested"] == 0, seen  # that neither ran nor loaded:
+    assert {"script-src-attr", "img-src"} <= set(seen["violations"]), seen  # the policy refused them
