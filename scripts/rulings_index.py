@@ -195,6 +195,10 @@ class Result:
     cites: list
     near: list
 
+    def __repr__(self):
+        return (f"Result({len(self.rulings)} rulings, {len(self.cites)} citations, "
+                f"{len(self.problems)} problems)")
+
 
 def _headings(lines):
     """(index, level, text) of every ATX heading outside code fences."""
