@@ -187,11 +187,12 @@ def with_defaults(options: dict, schema: dict) -> dict:
     return out
 
 
-def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden=None,
+def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden,
             **identity) -> SimpleNamespace:
     """Assemble a game package's modules into the object domain/ruleset.py describes.
 
-    `hidden` is the package's hidden.py (its redeal); None for a game that hides nothing."""
+    `hidden` is the package's hidden.py (its redeal, for dry runs); None only for a game that
+    hides nothing from any seat. It has no default, so that no game forgets it."""
     return SimpleNamespace(
         **identity,
         options_schema=setup.OPTIONS_SCHEMA,

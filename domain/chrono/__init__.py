@@ -17,7 +17,7 @@ exact. Hidden information: see view.py.
 """
 from __future__ import annotations
 
-from . import legal, rules, setup as _setup, state, view
+from . import hidden, legal, rules, setup as _setup, state, view
 from .commands import COMMAND_SCHEMAS
 from .. import kit
 from ..ruleset import Status
@@ -43,5 +43,5 @@ RULESET = kit.ruleset(
             "storm collapses wins.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas=COMMAND_SCHEMAS,
-    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status, hidden=hidden,
 )

@@ -37,4 +37,5 @@ RULESET = kit.ruleset(
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas=COMMAND_SCHEMAS,
     setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+    hidden=None,  # nothing is hidden from a seat (view.py): a dry run needs no re-deal
 )

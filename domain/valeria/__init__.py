@@ -10,9 +10,10 @@ and the tie-break; the 5-player Resting player. Where the rulebook is silent Par
 docs/rulings.md records (VA-n from the rules notes, VP-n its own), which also lists, rule by
 rule, where each is enforced and tested. Card data is content (content/schema.json) whose
 powers are written in the effect language of effects.py; the default set is invented reference
-content, labelled as not the printed cards. Hidden information: see view.py. Not supported
-(refused at creation): solo play, the mixed-Citizens variant, the second edition and every
-expansion but Crimson Seas.
+content, labelled as not the printed cards. Hidden information: see view.py; a seat's dry
+run is decided on the game as that seat may imagine it, what it cannot see re-dealt by
+hidden.py. Not supported (refused at creation): solo play, the mixed-Citizens variant, the
+second edition and every expansion but Crimson Seas.
 
 CRIMSON_SEAS is the same engine with the expansion on (../shared/rules/crimson-seas.txt): the
 Island Board and its setup, sixes feeding Exekratys, the Coxswain replacing "take any one
@@ -25,7 +26,7 @@ surcharge waived; every price (decide and legal_commands alike) is computed with
 """
 from __future__ import annotations
 
-from . import legal, rules, setup as _setup, state, view
+from . import hidden, legal, rules, setup as _setup, state, view
 from types import SimpleNamespace
 
 from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS
@@ -52,7 +53,7 @@ RULESET = kit.ruleset(
             "out or enough stacks are exhausted wins.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas=COMMAND_SCHEMAS,
-    setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+    setup=_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )
 
 
@@ -71,5 +72,5 @@ CRIMSON_SEAS = kit.ruleset(
             "and Monster Events waiting on the Exhausted stack.",
     table_setup_schema=_setup.CS_TABLE_SETUP_SCHEMA,
     command_schemas=CS_COMMAND_SCHEMAS,
-    setup=_cs_setup, state=state, rules=rules, legal=legal, view=view, status=status,
+    setup=_cs_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )
