@@ -8,7 +8,8 @@ it: the ruleset re-deals everything the seat cannot see from fresh randomness
 (ruleset.redeal), and server chance draws from that fresh seed too, never from the game's
 own (whose future draws are as secret as a hand). The answer then depends only on what the
 seat can see and on the fresh seed: byte for byte the same whatever the hidden parts are,
-for the same fresh seed (tests/domain/<game>/test_dry_run_hidden.py, tests/api/test_hidden_everywhere.py).
+for the same fresh seed (docs/rulings.md DR-1; tests/domain/<game>/test_dry_run_hidden.py,
+tests/api/test_hidden_everywhere.py).
 
 The host (the table's device, the arbiter) sees everything: its dry run is decided on the
 real state, with a fresh seed for server chance all the same (the game's seed would show the
