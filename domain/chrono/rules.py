@@ -139,16 +139,23 @@ def to_move(s: ChronoState) -> list[int]:
         return []
     if s.frames:
         return [s.frames[-1]["actor"]]
+    # A stored version may fall between two events of one command's batch, so each phase
+    # below may be over with its successor not yet begun: then nobody is to move (hence the
+    # slices, which are empty there, where an index or next() would fail).
     if s.phase == "draw":
-        return [next(x for x in s.flag if not s.seats[x].drew)]
+        # all drawn: the last PlansDrawn, before its PhaseBegan(select)
+        return [x for x in s.flag if not s.seats[x].drew][:1]
     if s.phase == "select":
         return [i for i, x in enumerate(s.seats) if x.selected is None and x.drawn]
     if s.phase == "loop" and s.turn is not None:
         return [s.turn["seat"]]
     if s.phase == "priority":
-        return [s.priority["order"][len(s.priority["placed"])]]
+        # all Flags placed: the last FlagChosen, before its PhaseBegan(outfit)
+        return s.priority["order"][len(s.priority["placed"]):][:1]
     if s.phase == "outfit":
-        return [s.flag[s.outfit_index]]
+        # all done: the last OutfittingDone, then the round's end (RoundReset, ...) until
+        # RoundBegan or GameEnded
+        return s.flag[s.outfit_index:][:1]
     return []
 
 

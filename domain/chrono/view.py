@@ -34,7 +34,9 @@ def view(s: ChronoState, viewer) -> dict:
             seat["selection"] = dict(x.selected) if x.selected else None
         seats.append(seat)
     board = {}
-    for spot in s.content["board"]["resolutionOrder"]:
+    # Between GameSetUp and BoardSetUp (version 2 of every game) no tile or token is laid yet.
+    laid = s.content["board"]["resolutionOrder"] if s.tokens else ()
+    for spot in laid:
         tok = s.tokens[spot]
         board[spot] = {"tile": s.spots[spot], "region": fx.region(s, spot), "terrain": fx.terrain(s, spot),
                        "side": s.sides.get(spot),

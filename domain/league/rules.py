@@ -86,6 +86,11 @@ def to_move(s: LeagueState) -> list[int]:
         return [i for i, seat in enumerate(s.seats) if seat.league is None]
     if s.phase == "challenge":
         return [i for i in (0, 1) if not s.challenge.ended[i]]
+    if s.phase in ("draw", "rescue_placement") and s.pending is None:
+        # A stored version may fall inside one command's batch: the drawn or rescued coins are
+        # placed or back in a bag (CoinsReturned, CoinPlaced, RescuedCoinReturned) and the next
+        # turn's events of the same batch are still to come. Nothing is left to decide.
+        return []
     if s.phase in ("action", "draw", "rescue_placement"):
         return [s.actor]
     if s.phase == "raid_defence":
