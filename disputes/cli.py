@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from disputes.export import MalformedExport
 from disputes.replay import replay
 from disputes.verify import Unverifiable, verify
 
@@ -17,11 +18,46 @@ EXIT = {"valid": 0, "divergent": 1, "incomplete": 2}
 UNUSABLE = 3
 
 
-def _load(path: str) -> dict:
-    if path == "-":
-        return json.load(sys.stdin)
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+# As the HTTP API (service/api/__init__.py): deeper than any export nests, far below the depth at
+# which Python's own recursion (copying, comparing, printing) would fail.
+MAX_JSON_DEPTH = 64
+
+
+class NotJSON(ValueError):
+    pass
+
+
+def _refuse_constant(name: str):
+    raise NotJSON(f"{name} is not a JSON number")
+
+
+def _load(path: str):
+    """The file as strict JSON (RFC 8259: no NaN or Infinity) nested at most MAX_JSON_DEPTH
+    levels, as the HTTP API reads a body."""
+    try:
+        if path == "-":
+            value = json.load(sys.stdin, parse_constant=_refuse_constant)
+        else:
+            with open(path, encoding="utf-8") as f:
+                value = json.load(f, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise NotJSON("it nests too deeply") from None
+    except json.JSONDecodeError as error:
+        raise NotJSON(str(error)) from None
+    except NotJSON:
+        raise
+    except UnicodeDecodeError:
+        raise NotJSON("it is not UTF-8") from None
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise NotJSON("a number has too many digits") from None
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise NotJSON(f"it nests deeper than {MAX_JSON_DEPTH} levels")
+        children = item.values() if type(item) is dict else item if type(item) is list else ()
+        stack.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+    return value
 
 
 def _print(value) -> None:
@@ -47,7 +83,14 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT[report.verdict]
         _print(replay(export, at=args.at, seat=args.seat))
         return 0
-    except (OSError, ValueError, Unverifiable) as error:
+    except NotJSON as error:
+        print(f"parley {args.command}: {args.export} is not JSON: {error}", file=sys.stderr)
+        return UNUSABLE
+    except MalformedExport as error:
+        lines = "".join(f"\n  {problem}" for problem in error.problems)
+        print(f"parley {args.command}: {args.export} is not a well-formed export:{lines}", file=sys.stderr)
+        return UNUSABLE
+    except (OSError, Unverifiable) as error:
         print(f"parley {args.command}: {error}", file=sys.stderr)
         return UNUSABLE
 

@@ -2,8 +2,13 @@
 
 Replay folds the recorded events with the rules' evolve (which never checks and never
 rolls): it shows what the log says happened. `parley verify` says whether the rules agree.
+It refuses (Unverifiable) what it cannot show: a malformed export, a log whose versions do not
+run 1, 2, 3, ..., a command by a seat the game does not have, or a record the rules cannot
+apply or show; the refusal names the record.
 """
 from __future__ import annotations
+
+import json
 
 from disputes.verify import Unverifiable, _entries, ruleset_for
 from domain.ruleset import ARBITER
@@ -15,6 +20,7 @@ def replay(export: dict, at: int | None = None, seat: int | None = None,
     creation, setup, events, _ = _entries(export)
     ruleset = ruleset_for(creation, rulesets)
     entries = setup + events
+    _in_sequence(creation, entries)
     last = entries[-1].version if entries else 1
     if any(e.redacted for e in entries):
         raise Unverifiable("this export is redacted for a seat: replay needs the complete export")
@@ -24,22 +30,74 @@ def replay(export: dict, at: int | None = None, seat: int | None = None,
     seats = len(creation["seats"])
     if seat is not None and not 0 <= seat < seats:
         raise Unverifiable(f"this game has seats 0 to {seats - 1}")
-    state = ruleset.initial_state()
-    acted = None
     for e in entries:
-        if e.version > at:
-            break
+        if e.command is not None and not e.command["seat"] < seats:
+            raise Unverifiable(f"the command at version {e.version} is by seat {e.command['seat']}; "
+                               f"this game has seats 0 to {seats - 1}")
+    shown = entries[:at - 1]
+    state = ruleset.initial_state()
+    for e in shown:
+        try:
+            state = ruleset.evolve(state, e.event)
+        except Exception as error:  # evolve never checks: a record it cannot read breaks it
+            raise Unverifiable(f"{_record(e)} cannot be applied: {_why(error)}") from None
+    acted = next(({"version": e.version, **e.command} for e in reversed(shown) if e.command is not None), None)
+    viewer = ARBITER if seat is None else seat
+    try:
+        return _shown(ruleset, state, at, acted, viewer)
+    except Exception:
+        pass
+    # The records applied, but the state they leave cannot be shown: find the record after
+    # which it no longer can (only on this path: showing every version costs a view each).
+    state = ruleset.initial_state()
+    for e in shown:
         state = ruleset.evolve(state, e.event)
-        if e.command is not None:
-            acted = {"version": e.version, **e.command}
+        try:
+            _shown(ruleset, state, e.version, None, viewer)
+        except Exception as error:
+            raise Unverifiable(f"{_record(e)} cannot be applied: it leaves a game the rules cannot "
+                               f"show ({_why(error)})") from None
+    raise Unverifiable(f"the game at version {at} cannot be shown")  # pragma: no cover
+
+
+def _shown(ruleset, state, at: int, acted: dict | None, viewer) -> dict:
     status = ruleset.status(state)
-    return {
+    shown = {
         "version": at,
         "status": "finished" if status.finished else "active",
         "phase": status.phase,
         "to_move": list(status.to_move),
         "last_command": acted,
-        "viewer": ARBITER if seat is None else seat,
-        "state": ruleset.view(state, ARBITER if seat is None else seat),
+        "viewer": viewer,
+        "state": ruleset.view(state, viewer),
         "result": status.result if status.finished else None,
     }
+    # What a response can carry: JSON (no NaN), seats as numbers, the state and result objects.
+    shown = json.loads(json.dumps(shown, allow_nan=False))
+    if not (isinstance(shown["phase"], str) and all(type(s) is int for s in shown["to_move"])
+            and isinstance(shown["state"], dict) and isinstance(shown["result"], (dict, type(None)))):
+        raise ValueError("the rules' status or view is not shaped as a replay")
+    return shown
+
+
+def _in_sequence(creation: dict, entries) -> None:
+    if creation["version"] != 1:
+        raise Unverifiable(f"the creation record must be version 1, not {creation['version']}")
+    for position, e in enumerate(entries, start=2):
+        if e.version != position:
+            raise Unverifiable(f"version {position - 1} is followed by version {e.version}, not {position}: "
+                               "a record is missing, repeated or out of place (verify the export to see where)")
+
+
+def _record(e) -> str:
+    return f"the event at version {e.version} ({e.event['type']})"
+
+
+def _why(error: Exception) -> str:
+    """Why the rules could not read a record, in words (no exception names, no internals)."""
+    if isinstance(error, KeyError) and error.args and isinstance(error.args[0], (str, int)) \
+            and len(str(error.args[0])) <= 40:
+        return f"the rules read {error.args[0]!r} and it is not there"
+    if isinstance(error, RecursionError):
+        return "it nests too deeply"
+    return "a field the rules read is missing or holds the wrong kind of value"

@@ -6,6 +6,8 @@ service used (ServerChance(seed, position=version before the command), or the ta
 outcomes carried in the command). It answers "valid", "divergent" with the first divergence,
 or "incomplete" when the export withholds what a full check needs (a seat's redacted export,
 or a running server-chance game without its seed). It stores nothing and needs no server.
+A document that is not a well-formed export (disputes/export.py) is MalformedExport before
+anything is checked; a well-formed one whose log the rules disagree with is "divergent".
 """
 from __future__ import annotations
 
@@ -16,15 +18,11 @@ from typing import Any
 import jsonschema
 
 from disputes import chain
+from disputes.export import FORMAT, MalformedExport, Unverifiable, check
 from domain import chance as domain_chance
 from domain.ruleset import InvalidCreation, Rejected
 
-FORMAT = "parley-export/1"
 SERVICE_RULE = "Parley: commands"
-
-
-class Unverifiable(Exception):
-    """The export cannot be checked at all: not an export, or rules this verifier lacks."""
 
 
 @dataclass
@@ -70,47 +68,24 @@ class _Entry:
     redacted: bool
 
 
-def _require(condition: bool, problem: str) -> None:
-    if not condition:
-        raise Unverifiable(problem)
-
-
 def _entries(export: dict) -> tuple[dict, list[_Entry], list[_Entry], list[tuple[dict, list[_Entry]]]]:
-    """The creation record, setup entries, and (command, entries) pairs; Unverifiable if the
-    document is not shaped like an export."""
-    _require(isinstance(export, dict), "an export is a JSON object")
-    _require(export.get("format") == FORMAT, f"'format' must be {FORMAT!r}")
-    creation = export.get("creation")
-    _require(isinstance(creation, dict), "'creation' must be an object")
-    for key in ("ruleset", "ruleset_version", "seats", "chance"):
-        _require(key in creation, f"'creation' lacks '{key}'")
-    _require(isinstance(creation["seats"], list) and all(
-        isinstance(s, dict) and isinstance(s.get("name"), str) for s in creation["seats"]),
-        "'creation.seats' must list {seat, name} objects")
-    _require(isinstance(creation["chance"], dict) and creation["chance"].get("mode") in ("server", "table"),
-             "'creation.chance.mode' must be 'server' or 'table'")
+    """The creation record, setup entries, and (command, entries) pairs; MalformedExport if
+    the document is not a well-formed export (disputes/export.py)."""
+    check(export)
+    creation = export["creation"]
 
     def entry(raw, command=None) -> _Entry:
-        _require(isinstance(raw, dict) and isinstance(raw.get("version"), int)
-                 and isinstance(raw.get("event"), dict), "every event entry needs 'version' and 'event'")
         return _Entry(raw["version"], raw["event"], command, raw.get("salt"), raw.get("hash"),
                       bool(raw.get("redacted")))
 
-    setup = export.get("setup")
-    _require(isinstance(setup, list), "'setup' must be a list")
-    commands = export.get("commands")
-    _require(isinstance(commands, list), "'commands' must be a list")
     batches = []
-    for raw in commands:
-        _require(isinstance(raw, dict) and isinstance(raw.get("seat"), int)
-                 and isinstance(raw.get("body"), dict) and isinstance(raw.get("events"), list),
-                 "every command needs 'seat', 'body' and 'events'")
+    for raw in export["commands"]:
         stored_command = {"seat": raw["seat"], "body": raw["body"]}
         events = [entry(e, stored_command if i == 0 else None) for i, e in enumerate(raw["events"])]
         if raw.get("redacted") and events:
             events[0].redacted = True
         batches.append((raw, events))
-    return creation, [entry(e) for e in setup], [e for _, es in batches for e in es], batches
+    return creation, [entry(e) for e in export["setup"]], [e for _, es in batches for e in es], batches
 
 
 def _creation_hash(creation: dict) -> str | None:
@@ -351,4 +326,4 @@ def _status_divergence(ruleset, export, creation, entries, last) -> Divergence |
     return None
 
 
-__all__ = ["Divergence", "Report", "Unverifiable", "verify", "json_safe"]
+__all__ = ["FORMAT", "Divergence", "MalformedExport", "Report", "Unverifiable", "verify", "json_safe"]

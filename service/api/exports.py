@@ -1,12 +1,20 @@
-"""GET /games/{id}/export: the whole game as one self-contained document (docs/disputes.md)."""
+"""GET /games/{id}/export: the whole game as one self-contained document (docs/disputes.md).
+
+Also what the operations that take an export as their body share (POST /verifications,
+POST /replays): the body documented and checked as disputes/export.py defines an export, and
+a malformed one answered 400 MALFORMED_EXPORT with every problem by its path.
+"""
 from __future__ import annotations
 
 from uuid import UUID
 
 import marshmallow as ma
+from flask import request
 
-from service.api import Blueprint, application, authenticate_reader
+from disputes.export import SCHEMA, MalformedExport
+from service.api import Blueprint, application, authenticate_reader, loads_strictly
 from service.api.games import BEARER_AUTH, ETAG_HEADER
+from service.errors import Problem
 from service.exports import FORMAT, build_export
 
 blp = Blueprint("exports", __name__, url_prefix="/games",
@@ -97,3 +105,49 @@ def export_game(game_id: UUID):
     # must be one version of the game (its status and head hash are the loaded game's).
     stored = application().stored_events(game_id, limit=game.version)
     return build_export(game, stored, caller), 200, {"ETag": f'"{game.version}"'}
+
+
+# Operations that take an export --------------------------------------------------------------
+
+EXPORT_DOCUMENT = "ExportDocument"
+EXPORT_BODY = {"required": True, "description": "An export (GET /games/{id}/export), as it was written",
+               "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{EXPORT_DOCUMENT}"}}}}
+
+
+def openapi_schema(schema):
+    """disputes/export.py's JSON Schema as OpenAPI 3.0 writes it: `nullable` for a "null" type."""
+    if isinstance(schema, list):
+        return [openapi_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: openapi_schema(v) for k, v in schema.items() if k != "$schema"}
+    if isinstance(schema.get("type"), list):
+        kinds = [t for t in schema["type"] if t != "null"]
+        if len(kinds) != 1:
+            raise ValueError(f"OpenAPI 3.0 has no schema of types {schema['type']}")
+        out["type"] = kinds[0]
+        out["nullable"] = "null" in schema["type"]
+    return out
+
+
+class ExportTakingBlueprint(Blueprint):
+    """A blueprint whose operations take an export as their body (@blp.doc(requestBody=EXPORT_BODY)):
+    the format is documented once, as the component ExportDocument, from disputes/export.py."""
+
+    def register_views_in_doc(self, api, app, spec, *, name, parameters):
+        if EXPORT_DOCUMENT not in spec.components.schemas:
+            spec.components.schema(EXPORT_DOCUMENT, openapi_schema(SCHEMA))
+        super().register_views_in_doc(api, app, spec, name=name, parameters=parameters)
+
+
+def export_body():
+    """The request's body, parsed as strictly as every body (400 MALFORMED_REQUEST when it is
+    not JSON). Whether it is a well-formed export is disputes.export.check's to say."""
+    return loads_strictly(request.get_data(cache=True))
+
+
+def malformed_export(error: MalformedExport) -> Problem:
+    more = len(error.problems) - 1
+    return Problem(400, f"This is not a well-formed {FORMAT} export: {error.problems[0]}"
+                   + (f" (and {more} more: see 'problems')" if more else ""),
+                   "MALFORMED_EXPORT", problems=error.problems)

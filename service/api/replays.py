@@ -3,15 +3,14 @@ is stored. GET /viewer: the replay viewer page."""
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import current_app, request, send_from_directory
+from flask import current_app, send_from_directory
 
 from disputes.replay import replay
-from disputes.verify import Unverifiable
-from service.api import Blueprint
-from service.api.exports import ExportSchema
+from disputes.verify import MalformedExport, Unverifiable
+from service.api.exports import EXPORT_BODY, ExportTakingBlueprint, export_body, malformed_export
 from service.errors import Problem
 
-blp = Blueprint("replays", __name__, description="Replay an export to any version; the viewer page.")
+blp = ExportTakingBlueprint("replays", __name__, description="Replay an export to any version; the viewer page.")
 
 
 class ReplayQuerySchema(ma.Schema):
@@ -34,16 +33,19 @@ class ReplaySchema(ma.Schema):
 
 
 @blp.route("/replays", methods=["POST"])
-@blp.doc(operationId="replayExport")
-@blp.arguments(ExportSchema)
+@blp.doc(operationId="replayExport", requestBody=EXPORT_BODY)
 @blp.arguments(ReplayQuerySchema, location="query")
 @blp.response(200, ReplaySchema)
 @blp.problems(400, 413, 415, 422)
-def replay_export(_: dict, query: dict):
+def replay_export(query: dict):
     """The game in a complete export as it stood after version `at`. Replay folds the recorded
-    events without judging them: POST /verifications says whether the rules agree."""
+    events without judging them: POST /verifications says whether the rules agree. A malformed
+    export is 400 MALFORMED_EXPORT; one replay cannot show (a record missing, a record the
+    rules cannot apply) is 422 UNREPLAYABLE_EXPORT naming the record."""
     try:
-        return replay(request.get_json(), query.get("at"), query.get("seat"), current_app.config["RULESETS"])
+        return replay(export_body(), query.get("at"), query.get("seat"), current_app.config["RULESETS"])
+    except MalformedExport as error:
+        raise malformed_export(error) from None
     except Unverifiable as error:
         raise Problem(422, f"This export cannot be replayed: {error}", "UNREPLAYABLE_EXPORT") from None
 

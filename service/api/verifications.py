@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import current_app, request
+from flask import current_app
 
-from disputes.verify import Unverifiable, verify
-from service.api import Blueprint
-from service.api.exports import ExportSchema
+from disputes.verify import MalformedExport, Unverifiable, verify
+from service.api.exports import EXPORT_BODY, ExportTakingBlueprint, export_body, malformed_export
 from service.errors import Problem
 
-blp = Blueprint("verifications", __name__, url_prefix="/verifications",
+blp = ExportTakingBlueprint("verifications", __name__, url_prefix="/verifications",
                 description="Check an export: hash chain, seed, every outcome and every command.")
 
 
@@ -42,15 +41,16 @@ class VerificationSchema(ma.Schema):
 
 
 @blp.route("", methods=["POST"])
-@blp.doc(operationId="verifyExport")
-@blp.arguments(ExportSchema)
+@blp.doc(operationId="verifyExport", requestBody=EXPORT_BODY)
 @blp.response(200, VerificationSchema)
 @blp.problems(400, 413, 415, 422)
-def verify_export(_: dict):
+def verify_export():
     """Re-adjudicate an export (GET /games/{id}/export) from scratch; answers valid or the
-    first divergence. Nothing is stored."""
+    first divergence. Nothing is stored. A malformed export is 400 MALFORMED_EXPORT."""
     try:
-        report = verify(request.get_json(), current_app.config["RULESETS"])
+        report = verify(export_body(), current_app.config["RULESETS"])
+    except MalformedExport as error:
+        raise malformed_export(error) from None
     except Unverifiable as error:
         raise Problem(422, f"This export cannot be verified: {error}", "UNVERIFIABLE_EXPORT") from None
     return report.to_dict()
