@@ -107,6 +107,19 @@ def assert_same_refusals(one, other, seat: int, probes: list[dict]) -> None:
         assert _normalised(a.get_json(), one.id) == _normalised(b.get_json(), other.id), probe
 
 
+def imagined_draws(game, seat: int, command: dict, times: int, cards_of) -> set:
+    """Every card `times` dry runs of `command` by `seat` show drawn (cards_of: an event as
+    the seat sees it -> the cards it shows), each dry run with its own fresh seed."""
+    drawn: set = set()
+    for _ in range(times):
+        answer = game.client.post(f"/games/{game.id}/commands?dry_run=true", json=command,
+                                  headers=game.seat(seat))
+        assert answer.status_code == 200, answer.get_json()
+        for entry in answer.get_json()["events"]:
+            drawn |= set(cards_of(entry["event"]))
+    return drawn
+
+
 def twins(client, seeds: Seeds, ruleset: str, chance: str, players=("Anne", "Ben"), **extra):
     seeds.next = GAME_SEED
     return [create(client, ruleset, players=players, chance=chance, **extra) for _ in range(2)]
@@ -178,14 +191,8 @@ def test_chrono_server_dry_runs_of_a_draw_never_draw_from_the_real_deck(corsairs
     else:
         pytest.fail("Anne never came to draw while Ben held Plans")
     held = set(game.view()["state"]["seats"][1]["drawn"])
-    drawn = set()
-    for _ in range(150):
-        answer = corsairs_client.post(f"/games/{game.id}/commands?dry_run=true", json={"type": "draw_plans"},
-                                      headers=game.seat(0))
-        assert answer.status_code == 200, answer.get_json()
-        for e in answer.get_json()["events"]:
-            if e["event"]["type"] == "PlansDrawn" and e["event"]["seat"] == 0:
-                drawn |= set(e["event"]["cards"])
+    drawn = imagined_draws(game, 0, {"type": "draw_plans"}, 150, lambda e: e["cards"] if
+                           e["type"] == "PlansDrawn" and e["seat"] == 0 else [])
     assert held and held & drawn, (held, drawn)
 
 
@@ -211,13 +218,8 @@ def test_tesoros_server_dry_run_draws_never_show_the_real_deck(corsairs_client):
     opponent's hand turn up among the imagined draws like any others."""
     game = create(corsairs_client, "tesoros-del-rey-pirata", players=("Ana", "Diego"))
     theirs = set(game.view()["state"]["seats"][1]["hand"])
-    drawn = set()
-    for _ in range(120):
-        answer = corsairs_client.post(f"/games/{game.id}/commands?dry_run=true", json={"type": "draw_card"},
-                                      headers=game.seat(0))
-        assert answer.status_code == 200, answer.get_json()
-        drawn |= {e["event"]["card"] for e in answer.get_json()["events"]
-                  if e["event"]["type"] == "CardDrawn" and "card" in e["event"]}
+    drawn = imagined_draws(game, 0, {"type": "draw_card"}, 120, lambda e: [e["card"]] if
+                           e["type"] == "CardDrawn" and "card" in e else [])
     assert theirs & drawn, (theirs, drawn)
 
 
