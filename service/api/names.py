@@ -42,7 +42,7 @@ FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
 ZWJ, VS16 = "\u200d", "\ufe0f"
 # Stand-ins for emoji joiners while the profile runs: symbols (So) that NFKC and case mapping
 # leave alone and that the FreeformClass allows. A name that already holds one is enforced as
-# it is (its joiners then refused as RFC 8266 says).
+# it is: its stand-in stays what it is, and its joiners are refused as RFC 8266 says.
 _STAND_INS = {ZWJ: "\u2bd2", VS16: "\u2bd3"}
 _EMOJI_MODIFIERS = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
 
@@ -94,30 +94,38 @@ def _refusal(error: UnicodeError, name: str) -> str:
     if what == "empty" or start is None or start >= len(name):
         return f"is not a valid nickname (RFC 8266): {what}"
     ch = name[start]
-    label = unicodedata.name(ch, "unassigned")
+    label = unicodedata.name(ch, "") or {"Co": "private use", "Cn": "unassigned"}.get(
+        unicodedata.category(ch), "unnamed")
     return (f"is not a valid nickname (RFC 8266): U+{ord(ch):04X} {label} "
             f"is not allowed ({what})")
 
 
-def enforce(name: str) -> str:
-    """The stored form of one name, or BadName saying why there is none."""
+def _enforce(name: str) -> tuple[str, str]:
+    """The stored form of one name and the form RFC 8266 compares, or BadName saying why."""
     if not has_visible_character(name):
         raise BadName("has no visible character")
-    prepared = _set_joiners_aside(unicodedata.normalize("NFC", name))
+    nfc = unicodedata.normalize("NFC", name)
+    prepared = _set_joiners_aside(nfc)
+    # Only stand-ins this function put there are turned back into joiners.
+    restore = _put_joiners_back if prepared != nfc else (lambda text: text)
     try:
-        enforced = _put_joiners_back(_ENFORCE.enforce(prepared))
+        enforced = restore(_ENFORCE.enforce(prepared))
+        compared = restore(_COMPARE.enforce(prepared))
     except UnicodeError as error:
-        raise BadName(_refusal(error, _put_joiners_back(unicodedata.normalize("NFKC", prepared))))
+        raise BadName(_refusal(error, restore(unicodedata.normalize("NFKC", prepared))))
     if not has_visible_character(enforced):
         raise BadName("has no visible character")
+    if prepared != nfc and {ZWJ, VS16} & set(_set_joiners_aside(enforced)):
+        # NFKC turned a symbol beside a joiner into something else ("\u2122" is "TM").
+        raise BadName("is not a valid nickname (RFC 8266): a joiner outside an emoji sequence")
     if len(enforced) > MAX_LENGTH:
         raise BadName(f"is {len(enforced)} characters once normalized; at most {MAX_LENGTH}")
-    return enforced
+    return enforced, compared
 
 
-def comparable(enforced: str) -> str:
-    """The form RFC 8266 compares: two names are one nickname when these are equal."""
-    return _COMPARE.enforce(_set_joiners_aside(enforced))
+def enforce(name: str) -> str:
+    """The stored form of one name, or BadName saying why there is none."""
+    return _enforce(name)[0]
 
 
 def enforce_names(names: list[str]) -> tuple[list[str], dict[int, str]]:
@@ -127,13 +135,12 @@ def enforce_names(names: list[str]) -> tuple[list[str], dict[int, str]]:
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         try:
-            value = enforce(name)
+            value, key = _enforce(name)
         except BadName as why:
             refused[i] = str(why)
             stored.append(name)
             continue
         stored.append(value)
-        key = comparable(value)
         if key in seen:
             refused[i] = f"is the same nickname as player {seen[key] + 1}'s"
         else:

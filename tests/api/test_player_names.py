@@ -53,8 +53,10 @@ def test_nothing_is_stored_when_a_name_is_refused(app, client):
     ("Ki\u200dra", "U+200D ZERO WIDTH JOINER"),       # a joiner between letters, not emoji
     ("Kira\u00ad", "U+00AD SOFT HYPHEN"),
     ("Kira\U000E0041", "U+E0041 TAG LATIN CAPITAL LETTER A"),
-    ("Kira\U000F0000", "U+F0000 unassigned"),           # private use
+    ("Kira\U0010FFFE", "U+10FFFE unassigned"),
     ("Kira\u3164", "U+1160 HANGUL JUNGSEONG FILLER"),    # NFKC maps U+3164 to U+1160
+    ("Kira\U000F0000", "U+F0000 private use"),
+    ("\u2122\u200d\u2620", "a joiner outside an emoji sequence"),  # NFKC: the symbol becomes TM
 ])
 def test_a_name_holding_what_a_nickname_may_not_is_a_400_naming_the_character(client, name, why):
     response = create(client, name, "David")
@@ -71,6 +73,7 @@ def test_a_name_holding_what_a_nickname_may_not_is_a_400_naming_the_character(cl
     ("Ana\u00a0Lu\u3000", "Ana Lu"),         # every space is U+0020
     ("\uff2b\uff49\uff52\uff41", "Kira"),    # fullwidth letters: NFKC
     ("D\u00e1vid", "D\u00e1vid"),            # case is kept: it is shown
+    ("\u00b2\u2bd2S", "2\u2bd2S"),            # a symbol the service uses internally stays itself
 ])
 def test_names_are_stored_as_the_nickname_profile_enforces_them(app, client, sent, stored):
     response = create(client, sent, "Someone")
