@@ -8,6 +8,7 @@ from flask import current_app, request, url_for
 
 from domain.ruleset import InvalidCreation
 from service.api import Blueprint, application, authenticate
+from service.api.names import enforce_names
 from service.api.render import check_creation, game_view
 from service.index import GameIndex
 from service.errors import Problem
@@ -28,7 +29,10 @@ NAME_PATTERN = (r"^[^\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e"
 
 
 class PlayerSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=[
+    name = ma.fields.String(required=True, metadata={"description": (
+        "A PRECIS nickname (RFC 8266), stored as enforced: spaces mapped and trimmed, NFKC; "
+        "it must have a visible character, and no two players may share one (compared "
+        "case-insensitively). Otherwise 400.")}, validate=[
         ma.validate.Length(min=1, max=64),
         ma.validate.Regexp(NAME_PATTERN, error="A name cannot hold control, bidirectional-override or invisible characters.")])
 
@@ -198,7 +202,11 @@ def create_game(body: dict):
     if ruleset is None:
         raise InvalidCreation([f"ruleset: there is no ruleset '{body['ruleset']}'; "
                                "GET /rulesets lists them."])
-    players = [p["name"] for p in body["players"]]
+    players, refused = enforce_names([p["name"] for p in body["players"]])
+    if refused:
+        raise Problem(400, " ".join(f"Player {i + 1}'s name {why}." for i, why in refused.items()),
+                      errors={"players": {str(i): {"name": [f"This name {why}."]}
+                                          for i, why in refused.items()}})
     check_creation(ruleset, players, body["options"], body["content"])
     new = application().create_game(ruleset.id, players, body["chance"], body["options"],
                                     body["content"], body["setup"])

@@ -50,7 +50,7 @@ def test_tokens_are_stored_only_as_hashes(app, client):
 
 
 def test_a_game_for_too_many_players_is_422_listing_every_problem(client):
-    response = client.post("/games", json={"ruleset": "hidden-hoard", "players": [{"name": "A"}] * 5,
+    response = client.post("/games", json={"ruleset": "hidden-hoard", "players": [{"name": n} for n in "ABCDE"],
                                            "options": {"hand_limit": 9, "sails": 2}})
     assert response.status_code == 422 and response.content_type == PROBLEM
     body = response.get_json()
