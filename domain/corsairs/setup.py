@@ -49,11 +49,11 @@ TABLE_SETUP_SCHEMA = {
     "required": ["captains", "track"],
     "additionalProperties": False,
     "properties": {
-        "captains": {"type": "array", "items": {"type": "string"},
+        "captains": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 5,
                      "description": "captain id for each seat, in seat order"},
         "track": {"type": "array", "minItems": 3, "maxItems": 3,
                   "items": {"type": "object", "required": ["tile", "side"], "additionalProperties": False,
-                            "properties": {"tile": {"type": "string"}, "side": {"enum": ["A", "B"]}}},
+                            "properties": {"tile": {"type": "string", "maxLength": 20}, "side": {"enum": ["A", "B"]}}},
                   "description": "the 3 tracks placed above Start Island, nearest first"},
     },
 }
