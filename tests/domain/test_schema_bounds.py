@@ -68,6 +68,8 @@ def unbounded(schema, path: str = "#", root: dict | None = None, seen: set | Non
         closed_later = schema.get("unevaluatedProperties", True) is False or _closed_by_branches(schema)
         if open_map and not closed_later and "maxProperties" not in schema:
             out.append(f"{path}: object open to further properties without maxProperties")
+        if open_map and not closed_later and "maxLength" not in (schema.get("propertyNames") or {}):
+            out.append(f"{path}: object open to further properties without propertyNames.maxLength")
         if schema.get("additionalProperties", True) is True and not closed_later and "patternProperties" not in schema:
             out.append(f"{path}: object whose further properties may hold anything (additionalProperties)")
     for key in _SUBSCHEMA:
