@@ -53,8 +53,8 @@ def test_content_over_the_total_byte_cap_is_refused_even_when_every_field_is_wit
     # with a long (but individually legal) name and nested effects.
     for plan in content["plans"]:
         plan["name"] = "n" * 100
-        plan["effect"] = {"seq": [_deep_effect(3)] * 20}
-    assert len(json.dumps(content).encode()) > CONTENT_MAX_BYTES
+        plan["effect"] = {"seq": [_deep_effect(5)] * 20}
+    assert len(json.dumps(content, separators=(",", ":")).encode()) > CONTENT_MAX_BYTES
     response = corsairs_client.post("/games", json={"ruleset": "chrono-corsairs", "players": PLAYERS,
                                                     "content": content})
     assert response.status_code == 422, response.status_code
