@@ -102,13 +102,47 @@ def content_key(content: dict) -> str:
     return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+# The most custom content a game may be created with, serialized as compact UTF-8 JSON. The
+# schemas bound every string, list and map in it, but some content nests (Chrono's effects),
+# so only a total bounds it; the reference contents are 5 to 27 KB. Documented in docs/api.md.
+CONTENT_MAX_BYTES = 256 * 1024
+
+_TOO_BIG = {"maxLength": "characters", "maxItems": "items", "maxProperties": "properties"}
+
+
+def content_size(content) -> int:
+    return len(json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def content_size_problems(content, where: str = "content") -> list[str]:
+    """The content's problem when it is over CONTENT_MAX_BYTES."""
+    size = content_size(content)
+    if size > CONTENT_MAX_BYTES:
+        return [f"{where}: {size} bytes as JSON; custom content may have at most {CONTENT_MAX_BYTES}"]
+    return []
+
+
+def error_message(err: jsonschema.ValidationError) -> str:
+    """A schema error in words that never echo a long value back (a refusal stays small)."""
+    if err.validator in _TOO_BIG:
+        return f"is too long: at most {err.validator_value} {_TOO_BIG[err.validator]}"
+    message = err.message
+    return message if len(message) <= 300 else message[:300] + "..."
+
+
 def schema_problems(validator: jsonschema.Validator, data, where: str) -> list[str]:
     """Every way data breaks its JSON Schema, as 'where.path: message' lines."""
     out = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         path = ".".join(str(p) for p in err.absolute_path)
-        out.append(f"{where}{'.' + path if path else ''}: {err.message}")
+        out.append(f"{where}{'.' + path if path else ''}: {error_message(err)}")
     return out
+
+
+def custom_content_problems(validator: jsonschema.Validator, content) -> list[str]:
+    """Custom content's problems at creation: each field over its schema's maximum (so the
+    refusal names it), then the whole over the byte cap."""
+    return schema_problems(validator, content, "content") + content_size_problems(content)
 
 
 def check_shipped(validator: jsonschema.Validator, content: dict, problems: Callable[[dict], list[str]]) -> None:

@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation, Rejected
 from . import effects as fx
 from .state import STAGES, TIMES, initial_state
@@ -37,20 +37,24 @@ OPTIONS_SCHEMA = {
     },
 }
 
+# Ids in a table setup are content ids (content/schema.json: at most 40 characters); a board
+# has 12 spots (content_problems), so no list here can be longer.
+TILE_ID = {"type": "string", "maxLength": 40}
+
 TABLE_SETUP_SCHEMA = {
     "type": "object",
     "description": "Table chance only: how the table laid out the board [Components & Setup].",
     "required": ["interior", "exterior", "caves", "sides", "token_backs", "anomaly"],
     "additionalProperties": False,
     "properties": {
-        "interior": {"type": "array", "items": {"type": "string"}, "description": "the interior tiles, in the board's spot order"},
-        "exterior": {"type": "array", "items": {"type": "string"}, "description": "the exterior tiles, in the board's spot order"},
-        "caves": {"type": "array", "items": {"type": "string"}, "description": "the cave tiles on the cave spots, in order"},
-        "sides": {"type": "array", "items": {"enum": ["A", "B"]}, "description": "the side up of each of those caves"},
-        "token_backs": {"type": "array", "items": {"enum": list(TIMES)},
+        "interior": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the interior tiles, in the board's spot order"},
+        "exterior": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the exterior tiles, in the board's spot order"},
+        "caves": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the cave tiles on the cave spots, in order"},
+        "sides": {"type": "array", "items": {"enum": ["A", "B"]}, "maxItems": 12, "description": "the side up of each of those caves"},
+        "token_backs": {"type": "array", "items": {"enum": list(TIMES)}, "maxItems": 12,
                         "description": "the back of the face-down Event token on each spot, in the board's resolution order"},
-        "flag": {"type": "array", "items": {"type": "integer"}, "description": "with initial_flag_order random: seats, highest Flag first"},
-        "anomaly": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 2,
+        "flag": {"type": "array", "items": {"type": "integer"}, "maxItems": 5, "description": "with initial_flag_order random: seats, highest Flag first"},
+        "anomaly": {"type": "array", "items": TILE_ID, "minItems": 1, "maxItems": 2,
                     "description": "the top card of the Anomaly deck, then the one turned up after it if round 1's anomaly needs nobody"},
     },
 }
@@ -285,7 +289,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     if content is None or content == DEFAULT_CONTENT:
         content = DEFAULT_CONTENT
     else:
-        errs = _schema_problems(_content_validator, content, "content")
+        errs = custom_content_problems(_content_validator, content)
         problems += errs or [f"content: {p}" for p in content_problems(content)]
     if chance.mode == "table":
         if table_setup is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation
 from .board import content_problems
 
@@ -49,11 +49,11 @@ TABLE_SETUP_SCHEMA = {
     "required": ["captains", "track"],
     "additionalProperties": False,
     "properties": {
-        "captains": {"type": "array", "items": {"type": "string"},
+        "captains": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 5,
                      "description": "captain id for each seat, in seat order"},
         "track": {"type": "array", "minItems": 3, "maxItems": 3,
                   "items": {"type": "object", "required": ["tile", "side"], "additionalProperties": False,
-                            "properties": {"tile": {"type": "string"}, "side": {"enum": ["A", "B"]}}},
+                            "properties": {"tile": {"type": "string", "maxLength": 20}, "side": {"enum": ["A", "B"]}}},
                   "description": "the 3 tracks placed above Start Island, nearest first"},
     },
 }
@@ -73,7 +73,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     if content is None or content == DEFAULT_CONTENT:
         content = DEFAULT_CONTENT  # checked once, below
     else:
-        content_errors = _schema_problems(_content_validator, content, "content")
+        content_errors = custom_content_problems(_content_validator, content)
         if not content_errors:
             content_errors = [f"content: {p}" for p in content_problems(content)]
         problems += content_errors

@@ -5,7 +5,7 @@ COIN = {"type": "string", "maxLength": 40}
 SLOT = {"enum": ["captain", "quartermaster", "sailing_master", "surgeon", "mate1", "mate2", "mate3"]}
 ROLLS = {"type": "object", "additionalProperties": False, "required": ["skills", "dice"],
          "description": "table chance only: [raider's, defender's] Skill Die faces and Standard Dice",
-         "properties": {"skills": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+         "properties": {"skills": {"type": "array", "items": {"type": "string", "maxLength": 31}, "minItems": 2, "maxItems": 2},
                         "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6},
                                  "minItems": 2, "maxItems": 2}}}
 
@@ -25,7 +25,7 @@ COMMAND_SCHEMAS = {
     "throw_dice": _cmd("throw_dice", "Dice Challenge: throw every die not kept (the first throw rolls all five).",
                        {"keep": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 4},
                                  "maxItems": 4, "default": []},
-                        "values": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6},
+                        "values": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "maxItems": 5,
                                    "description": "table chance only: the values thrown, in position order"}}),
     "stop_throwing": _cmd("stop_throwing", "Dice Challenge: stop before your third throw."),
     "press_gang": _cmd("press_gang", "Action, 1 point: blindly pull one coin from your Homeport Bag.", {"coins": DRAWN}),

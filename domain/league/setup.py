@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation
 
 RULESET_ID = "league-of-pirates"
@@ -79,7 +79,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     if content is None or content == DEFAULT_CONTENT:
         content = DEFAULT_CONTENT
     else:
-        errs = _schema_problems(_content_validator, content, "content")
+        errs = custom_content_problems(_content_validator, content)
         problems += errs or [f"content: {p}" for p in content_problems(content)]
     if table_setup is not None:
         problems.append("setup: League of Pirates needs no table setup; the leagues are chosen with choose_league")

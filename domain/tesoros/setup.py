@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation, Rejected
 from .board import board_problems
 
@@ -40,6 +40,9 @@ OPTIONS_SCHEMA = {
     },
 }
 
+# A card id as the content spells it (content/schema.json: at most 41 characters).
+CARD_ID = {"type": "string", "maxLength": 41}
+
 TABLE_SETUP_SCHEMA = {
     "type": "object",
     "description": "Table chance only: what the table dealt and revealed [Setup 2-5], [Starting the Game].",
@@ -47,14 +50,14 @@ TABLE_SETUP_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "hands": {"type": "array", "minItems": 2, "maxItems": 4,
-                  "items": {"type": "array", "items": {"type": "string"}, "minItems": 5, "maxItems": 5},
+                  "items": {"type": "array", "items": CARD_ID, "minItems": 5, "maxItems": 5},
                   "description": "the 5 cards dealt to each seat, in seat order"},
-        "maps": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3,
+        "maps": {"type": "array", "items": CARD_ID, "minItems": 3, "maxItems": 3,
                  "description": "the 3 Map cards revealed from the bottom of the Map Deck"},
-        "events": {"type": "array", "items": {"type": "string"}, "maxItems": 7,
+        "events": {"type": "array", "items": CARD_ID, "maxItems": 7,
                    "description": "with 'The pact of the waves': the Event cards put under the Anchor"},
-        "face_up_event": {"type": "string", "description": "with 'Scanning the horizon': the Event card turned face up"},
-        "draw_off": {"type": "array", "items": {"type": "string"}, "maxItems": 42,
+        "face_up_event": {**CARD_ID, "description": "with 'Scanning the horizon': the Event card turned face up"},
+        "draw_off": {"type": "array", "items": CARD_ID, "maxItems": 42,
                      "description": "with first_player 'draw_off': the cards revealed, in the order revealed"},
     },
 }
@@ -113,7 +116,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     if content is None or content == DEFAULT_CONTENT:
         content = DEFAULT_CONTENT
     else:
-        errs = _schema_problems(_content_validator, content, "content")
+        errs = custom_content_problems(_content_validator, content)
         problems += errs or [f"content: {p}" for p in content_problems(content)]
     if problems:
         raise InvalidCreation(problems)

@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
 from ..ruleset import InvalidCreation, Rejected
 from .effects import has_choice
 
@@ -236,7 +236,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
     if content is None or content == default:
         content = default
     else:
-        errs = _schema_problems(_content_validator, content, "content")
+        errs = custom_content_problems(_content_validator, content)
         problems += errs or content_problems(content, cs)
     if problems:
         raise InvalidCreation(problems)

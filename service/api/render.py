@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import jsonschema
 
+from domain.kit import content_size_problems, error_message
 from domain.ruleset import InvalidCreation
 from service.api import viewer_for
 from service.application import Game
@@ -70,7 +71,7 @@ def schema_problems(schema: dict, instance, where: str) -> list[str]:
     problems = []
     for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.path))):
         path = "/".join(str(p) for p in error.path)
-        problems.append(f"{where}{'/' + path if path else ''}: {error.message}")
+        problems.append(f"{where}{'/' + path if path else ''}: {error_message(error)}")
     return problems
 
 
@@ -82,6 +83,6 @@ def check_creation(ruleset, players: list[str], options, content) -> None:
     if options is not None:
         problems += schema_problems(ruleset.options_schema, options, "options")
     if content is not None:
-        problems += schema_problems(ruleset.content_schema, content, "content")
+        problems += schema_problems(ruleset.content_schema, content, "content") + content_size_problems(content)
     if problems:
         raise InvalidCreation(problems)
