@@ -83,6 +83,7 @@ def check_creation(ruleset, players: list[str], options, content) -> None:
     if options is not None:
         problems += schema_problems(ruleset.options_schema, options, "options")
     if content is not None:
-        problems += schema_problems(ruleset.content_schema, content, "content") + content_size_problems(content)
+        # refused on its size alone when over the cap: validating it first costs more (kit)
+        problems += content_size_problems(content) or schema_problems(ruleset.content_schema, content, "content")
     if problems:
         raise InvalidCreation(problems)

@@ -73,7 +73,10 @@ def test_the_format_is_json_schema():
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(mutations=st.lists(MUTATION, min_size=1, max_size=3), envelope_only=st.booleans())
 def test_the_check_finds_what_jsonschema_finds_where_it_finds_it(finished_exports, mutations, envelope_only):
-    document = mutated(finished_exports[(LEAGUE, "table")], mutations, envelope_only)
+    # The first 40 commands of a whole game hold every shape the format has; jsonschema on
+    # every record of the whole game took over a minute for the 300 examples.
+    whole = finished_exports[(LEAGUE, "table")]
+    document = mutated({**whole, "commands": whole["commands"][:40]}, mutations, envelope_only)
     found = problems(document)
     expected = reference_paths(document)
     assert (found == []) == (expected == set()), (found, expected)
