@@ -28,6 +28,7 @@ Ends with a markdown table of every figure, target, ratio and PASS/MISS.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import itertools
 import json
@@ -184,7 +185,7 @@ def start_server(root: Path, env: dict, port: int, workers: int | None) -> subpr
             "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}"}
     if workers:
         full["WEB_CONCURRENCY"] = str(workers)
-    log = open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "w")
+    log = open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "w")  # noqa: SIM115 (the server's, for its lifetime)
     proc = subprocess.Popen(["bash", "-c", f"exec {web}"], cwd=root, env=full, stdout=log, stderr=log,
                             start_new_session=True)
     for _ in range(300):
@@ -251,8 +252,8 @@ def cpu_seconds(pid: int) -> float:
 
 def backends(app_name: str) -> list[int]:
     """PostgreSQL server processes serving connections with this application_name."""
-    from _pg import DSN
     import psycopg
+    from _pg import DSN
 
     with psycopg.connect(DSN, autocommit=True) as conn:
         return [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s",
@@ -270,10 +271,8 @@ class CpuMeter:
         def read(pids):
             out = {}
             for pid in pids:
-                try:
+                with contextlib.suppress(OSError):
                     out[pid] = cpu_seconds(pid)
-                except OSError:
-                    pass
             return out
         return read(workers_of(self.master)), read(backends(self.app_name))
 
@@ -282,7 +281,7 @@ class CpuMeter:
 
     def stop(self) -> tuple[float, float]:
         after = self._read()
-        used = [sum(t - before.get(pid, 0.0) for pid, t in now.items()) for before, now in zip(self.before, after)]
+        used = [sum(t - before.get(pid, 0.0) for pid, t in now.items()) for before, now in zip(self.before, after, strict=False)]
         return used[0], used[1]
 
 
@@ -299,10 +298,8 @@ class RssSampler(threading.Thread):
         while not self.stop.is_set():
             sizes = []
             for pid in workers_of(self.master):
-                try:
+                with contextlib.suppress(OSError):
                     sizes.append(rss_of(pid))
-                except OSError:
-                    pass
             if sizes:
                 self.max_worker = max(self.max_worker, max(sizes))
                 self.max_sum = max(self.max_sum, sum(sizes))

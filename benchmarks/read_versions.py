@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _pg import fresh_schema  # noqa: E402
+
 from domain.registry import all_rulesets  # noqa: E402
 from service.application import Parley  # noqa: E402
 

@@ -19,10 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg  # noqa: E402
+from _pg import DSN, fresh_schema  # noqa: E402
 from eventsourcing.application import Application  # noqa: E402
 from eventsourcing.domain import Aggregate, event  # noqa: E402
-
-from _pg import DSN, fresh_schema  # noqa: E402
 
 
 class Counter(Aggregate):

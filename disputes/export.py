@@ -10,6 +10,7 @@ as a divergence, replay refuses to show it (docs/disputes.md, "Malformed exports
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -116,10 +117,8 @@ def problems(document) -> list[str]:
     the order the export is written (at most MAX_PROBLEMS, then one saying there are more);
     [] for a well-formed export."""
     found = _Found()
-    try:
+    with contextlib.suppress(_Enough):
         _ROOT.check(document, None, found)
-    except _Enough:
-        pass
     said = [_say(*problem) for problem in found.problems[:MAX_PROBLEMS]]
     if len(found.problems) > MAX_PROBLEMS:
         said.append(f"… and more: only the first {MAX_PROBLEMS} problems are listed")

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .ruleset import Rejected
 

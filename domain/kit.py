@@ -4,15 +4,45 @@ Extracted once two games needed the same pieces; nothing here knows any game's r
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from importlib import resources
 from types import SimpleNamespace
-from typing import Callable
 
 import jsonschema
+
+
+class Section(str):
+    """A section of a rulebook that a check enforces: the one way every game cites its rules.
+
+    It is the text a refusal shows (Rejected.rule, the problem's `section`), built from its
+    parts, so a citation reads the same in every game and can be looked up in the rulebook:
+    `Section("Re-roll Dice")`, `Section("Slay a Monster", book="BR", page="9")` (the base
+    game's rulebook, page 9, in a game that cites two books), `Section("Phase 3: Run the Loop")`.
+    A str, so it serializes and compares as the text it renders."""
+
+    book: str
+    page: str
+    title: str
+
+    def __new__(cls, title: str, *, book: str = "", page: str = "") -> Section:
+        text = " ".join(part for part in (book, f"p.{page}" if page else "", title) if part)
+        self = super().__new__(cls, text)
+        self.book, self.page, self.title = book, page, title
+        return self
+
+
+def setup_event(ruleset_id: str, version: str, players: list[str], options: dict, content: dict,
+                chance, **rest) -> dict:
+    """The first event of every game (domain/ruleset.py, setup): what the game was created with,
+    so a log is self-contained. `rest` holds what a game adds to it (League's starting points)."""
+    return {"type": "GameSetUp", "ruleset": ruleset_id, "ruleset_version": version, "players": list(players),
+            **rest, "options": options, "content": content, "content_key": content_key(content),
+            "chance": {"mode": chance.mode, "commitment": chance.commitment}}
 
 
 class GameOver(Exception):
@@ -37,10 +67,8 @@ class Draft:
 
 
 def run(draft: Draft, handler: Callable, seat: int, command: dict) -> list[dict]:
-    try:
+    with contextlib.suppress(GameOver):
         handler(draft, seat, command)
-    except GameOver:
-        pass
     return draft.events
 
 

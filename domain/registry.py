@@ -7,6 +7,7 @@ def all_rulesets() -> dict:
     from .corsairs import RULESET as corsairs
     from .league import RULESET as league
     from .tesoros import RULESET as tesoros
-    from .valeria import CRIMSON_SEAS as crimson_seas, RULESET as valeria
+    from .valeria import CRIMSON_SEAS as crimson_seas
+    from .valeria import RULESET as valeria
 
     return {r.id: r for r in (corsairs, league, tesoros, valeria, crimson_seas, chrono)}

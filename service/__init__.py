@@ -57,9 +57,7 @@ def _response_headers(response: Response) -> Response:
 
 
 def create_app(config: dict | None = None) -> Flask:
-    from service.api import Api
-    from service.api import (commands, events, exports, games, legal_commands, operations, replays,
-                             rulesets, verifications)
+    from service.api import Api, commands, events, exports, games, legal_commands, operations, replays, rulesets, verifications
     from service.application import Parley
 
     app = Flask(__name__)

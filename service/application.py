@@ -133,7 +133,7 @@ class Game(Aggregate):
         def upcast_v1_v2(state: dict) -> None:
             state["idempotency"] = None
 
-        def apply(self, game: "Game") -> None:
+        def apply(self, game: Game) -> None:
             game.state = game.ruleset.evolve(game.state, self.event)
             game.head_hash = self.hash
             if self.idempotency:
@@ -146,14 +146,14 @@ class Game(Aggregate):
         """The aggregate's fields, with the rules' state in the ruleset's own JSON form."""
 
         @classmethod
-        def take(cls, aggregate: "Game") -> "Game.Snapshot":
+        def take(cls, aggregate: Game) -> Game.Snapshot:
             snapshot = super().take(aggregate)
             state = dict(snapshot.state)
             state["state"] = aggregate.ruleset.dump_state(aggregate.state)
             object.__setattr__(snapshot, "state", state)
             return snapshot
 
-        def mutate(self, _: None) -> "Game":
+        def mutate(self, _: None) -> Game:
             game = super().mutate(None)
             game.state = game.ruleset.load_state(game.state)
             return game

@@ -35,7 +35,7 @@ class GameIndex:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def of(cls, app) -> "GameIndex":
+    def of(cls, app) -> GameIndex:
         """The index of this application's store (a new store, a new index)."""
         index = app.__dict__.get("_game_index")
         if index is None:

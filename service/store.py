@@ -27,8 +27,7 @@ import time
 from functools import wraps
 
 from eventsourcing.persistence import InterfaceError, OperationalError
-from eventsourcing.postgres import (PostgresAggregateRecorder, PostgresApplicationRecorder,
-                                    PostgresFactory)
+from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
 from psycopg.sql import SQL, Identifier
 from psycopg_pool import PoolTimeout
 

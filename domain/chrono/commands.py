@@ -20,7 +20,8 @@ def _cmd(type_: str, description: str, properties: dict | None = None, required:
 
 COMMAND_SCHEMAS = {
     "draw_plans": _cmd("draw_plans", "Phase 2: draw the Stable and Unstable Plan cards your cubes indicate."),
-    "select_plan": _cmd("select_plan", "Phase 2: secretly select one drawn card and the space it goes to; all are revealed together.",
+    "select_plan": _cmd("select_plan",
+                        "Phase 2: secretly select one drawn card and the space it goes to; all are revealed together.",
                         {"card": ID, "slot": SLOT}, ["card", "slot"]),
     "perform_plan": _cmd("perform_plan", "Phase 3: perform the plan in the current space (its card or the pre-printed plan)."),
     "forgo_plan": _cmd("forgo_plan", "Phase 3: ignore the plan and collect 1 Doubloon instead."),
@@ -40,7 +41,8 @@ COMMAND_SCHEMAS = {
     "skip_step": _cmd("skip_step", "Forgo the current step of a plan or artifact (never an 'all' part halfway)."),
     "choose_flag": _cmd("choose_flag", "Phase 5: move your Flag marker to a free position (0 = highest).",
                         {"position": {"type": "integer", "minimum": 0, "maximum": 4}}, ["position"]),
-    "purchase": _cmd("purchase", "Phase 6: buy one thing (move_plan 1, advance_cube 2, recruit 2, time_gem 3, artifact 5 Doubloons).",
+    "purchase": _cmd("purchase",
+                     "Phase 6: buy one thing (move_plan 1, advance_cube 2, recruit 2, time_gem 3, artifact 5 Doubloons).",
                      {"item": {"enum": ["move_plan", "advance_cube", "recruit", "time_gem", "artifact"]},
                       "from": SLOT, "to": SLOT, "track": {"enum": ["stable", "unstable"]},
                       "kind": {"enum": ["crew", "officer"]}}, ["item"]),

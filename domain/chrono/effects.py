@@ -15,7 +15,7 @@ its own, or, when optional, waits for do_step {} or skip_step.
 """
 from __future__ import annotations
 
-from .state import HARBOR, KINDS, MAT, STAGES, TIMES, WATER, ChronoState
+from .state import HARBOR, KINDS, MAT, STAGES, TIMES, ChronoState
 
 PHASE3 = "Phase 3: Run the Loop"
 CONTROL = ("seq", "choice", "if", "repeat", "forEachSpace", "forEachPlayer", "bind")
@@ -574,7 +574,6 @@ def draw_artifact(d, seat: int) -> None:
 
 
 def _move(d, f: dict, n: dict, p: dict) -> None:
-    s = d.s
     steps = n.get("steps", 1)
     prog = f.get("progress") or {}
     taken = prog.get("taken", 0) if prog.get("at") else 0

@@ -80,7 +80,7 @@ def _plans(s: ChronoState, others: list[int], mine, rng) -> None:
         pile = s.decks[deck]
         sizes = [sum(1 for c in s.seats[i].drawn if s.plans[c]["deck"] == deck) for i in others]
         dealt = kit.deal_into(rng, unseen, sizes + [len(pile["pool"]), len(pile["bottom"])])
-        for i, hand in zip(others, dealt):
+        for i, hand in zip(others, dealt, strict=False):
             parts[i][deck] = hand
         pile["pool"], pile["bottom"] = sorted(dealt[-2]), dealt[-1]
     for i in others:
@@ -94,6 +94,6 @@ def _artifacts(s: ChronoState, others: list[int], mine, rng) -> None:
     pile = s.decks["artifact"]
     sizes = [len(s.seats[i].artifacts) for i in others]
     dealt = kit.deal_into(rng, unseen, sizes + [len(pile["pool"]), len(pile["bottom"])])
-    for i, hand in zip(others, dealt):
+    for i, hand in zip(others, dealt, strict=False):
         s.seats[i].artifacts = sorted(hand)
     pile["pool"], pile["bottom"] = sorted(dealt[-2]), dealt[-1]

@@ -14,7 +14,7 @@ from .. import kit
 from ..chance import CHANCE_RULE
 from ..ruleset import Rejected
 from . import effects as fx
-from .state import HARBOR, MAT, STAGES, TIMES, WATER, ChronoState, evolve
+from .state import MAT, STAGES, TIMES, WATER, ChronoState, evolve
 
 SETUP = "Components & Setup"
 DETAIL = "Gameplay in Detail"
@@ -308,7 +308,8 @@ def do_step(d: Draft, seat: int, command: dict) -> None:
     n = fx.node(s)
     if opts is None:
         if params:
-            raise Rejected("NOTHING_TO_CHOOSE", effect_rule(s), "This step has nothing to choose: send do_step alone, or skip_step.")
+            raise Rejected("NOTHING_TO_CHOOSE", effect_rule(s),
+                           "This step has nothing to choose: send do_step alone, or skip_step.")
     elif params not in opts:
         raise Rejected("NOT_A_WAY", effect_rule(s), f"That is not a legal way to carry out this step ({describe(n)}).")
     fx.do_step(d, params)
@@ -318,7 +319,8 @@ def skip_step(d: Draft, seat: int, command: dict) -> None:
     s = d.s
     f, n = fx.frame(s), fx.node(s)
     if not fx.optional(f, n):
-        raise Rejected("MUST_RESOLVE", effect_rule(s), "This effect must be carried out; it is not yours to forgo.", ruling="CA-20")
+        raise Rejected("MUST_RESOLVE", effect_rule(s), "This effect must be carried out; it is not yours to forgo.",
+                       ruling="CA-20")
     if not fx.at_rest(s, f, n):
         raise Rejected("MID_MOVE", effect_rule(s), "The pirate must still reach the kind of space the plan names.", ruling="CP-4")
     fx.skip_step(d)

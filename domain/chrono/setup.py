@@ -6,9 +6,9 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
-from . import effects as fx
 from .state import STAGES, TIMES, initial_state
 
 RULESET_ID = "chrono-corsairs"
@@ -334,13 +334,13 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     except Rejected as r:
         raise InvalidCreation([r.detail]) from None
     start = content["vortex"]["start"]["2" if n == 2 else "3+"]   # [Components & Setup] Storm Stability marker
-    spots = dict(zip(interior, tiles_in)) | dict(zip(exterior, tiles_ex)) | dict(zip(cave_spots, caves))
+    spots = dict(zip(interior, tiles_in, strict=False)) | dict(zip(exterior, tiles_ex, strict=False)) | dict(zip(cave_spots, caves, strict=False))
     events = [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
                "colors": COLORS[:n], "options": opts, "content": content, "content_key": content_key(content),
                "chance": {"mode": chance.mode, "commitment": chance.commitment}},
-              {"type": "BoardSetUp", "tiles": spots, "sides": dict(zip(cave_spots, sides)),
+              {"type": "BoardSetUp", "tiles": spots, "sides": dict(zip(cave_spots, sides, strict=False)),
                "box_cave": next(c["id"] for c in content["caves"] if c["id"] not in caves),
-               "token_backs": dict(zip(board["resolutionOrder"], backs)), "storm": start, "flag": flag, "anomaly": top}]
+               "token_backs": dict(zip(board["resolutionOrder"], backs, strict=False)), "storm": start, "flag": flag, "anomaly": top}]
     s = initial_state()
     from .state import evolve
     for e in events:

@@ -100,7 +100,7 @@ class ChronoState:
     def event_tokens(self) -> dict:
         return _index(self, "eventTokens")
 
-    def clone(self) -> "ChronoState":
+    def clone(self) -> ChronoState:
         new = _shallow(self)
         new.seats = []
         for seat in self.seats:
@@ -134,7 +134,7 @@ class ChronoState:
 _INDEXES = kit.LRU(64)
 
 
-def _index(s: "ChronoState", part: str) -> dict:
+def _index(s: ChronoState, part: str) -> dict:
     return _INDEXES.get_or_build((s.content_key, part),
                                  lambda: {c["id"]: c for c in s.content[part]})
 
@@ -182,7 +182,7 @@ def _set_up(s, e):
     s.options, s.content, s.content_key = e["options"], e["content"], e["content_key"]
     s.chance_mode, s.commitment = e["chance"]["mode"], e["chance"]["commitment"]
     s.seats = []
-    for name, color in zip(e["players"], e["colors"]):
+    for name, color in zip(e["players"], e["colors"], strict=False):
         seat = Seat(name=name, color=color)
         seat.pieces = {"officer": {HARBOR: OFFICERS}, "crew": {HARBOR: CREW_IN_HARBOR, MAT: CREW - CREW_IN_HARBOR}}
         s.seats.append(seat)

@@ -9,14 +9,14 @@ mats, Doubloons, Time Gems, cubes, Flags, the storm and the Anomaly deck's top c
 """
 from __future__ import annotations
 
+from ..ruleset import ARBITER
 from . import effects as fx
 from .rules import to_move
 from .state import TIMES, ChronoState
-from ..ruleset import ARBITER
 
 
 def _sees(viewer, seat: int) -> bool:
-    return viewer == ARBITER or viewer == seat
+    return viewer in (ARBITER, seat)
 
 
 def view(s: ChronoState, viewer) -> dict:

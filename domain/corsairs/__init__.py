@@ -9,10 +9,11 @@ dealt. No information is hidden in this game.
 """
 from __future__ import annotations
 
-from . import legal, rules, setup as _setup, state, view
-from .commands import COMMAND_SCHEMAS
 from .. import kit
 from ..ruleset import Status
+from . import legal, rules, state, view
+from . import setup as _setup
+from .commands import COMMAND_SCHEMAS
 
 
 def status(s: state.CorsairsState) -> Status:

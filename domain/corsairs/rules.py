@@ -10,10 +10,10 @@ state until the service stores the events.
 """
 from __future__ import annotations
 
-from .board import BACKWARD, FORWARD, SKULL
-from .state import GROUPS, MAX_GROG, SILVER_PER_TREASURE, WINNING_TREASURE, CorsairsState, evolve
 from .. import kit
 from ..ruleset import Rejected
+from .board import BACKWARD, FORWARD, SKULL
+from .state import GROUPS, MAX_GROG, SILVER_PER_TREASURE, WINNING_TREASURE, CorsairsState, evolve
 
 SKULL_FACES = ("SKULL", "SKULL_GROG")
 GROG_FACES = ("GROG", "SKULL_GROG")
@@ -274,7 +274,7 @@ def reroll_dice(d: Draft, seat: int, command: dict) -> None:
         raise Rejected("INVALID_COMMAND", REROLL, "'pay_with' must be grog or silver.")
     faces = d.chance.roll(len(dice), s.content["dice"]["faces"], command.get("faces"), "faces")
     new = list(s.turn.dice)
-    for i, f in zip(dice, faces):
+    for i, f in zip(dice, faces, strict=False):
         new[i] = f
     d.emit("DiceRerolled", seat=seat, rerolled=list(dice), faces=faces, dice=new, paid_with=pay)
 
@@ -365,7 +365,7 @@ def give_skull_dice(d: Draft, seat: int, command: dict) -> None:
     queue = []
     for k in range(1, n):  # CV-A13: recipients execute clockwise from the giver
         r = (seat + k) % n
-        faces = [f for f, t in zip(s.turn.dice, to) if t == r]
+        faces = [f for f, t in zip(s.turn.dice, to, strict=False) if t == r]
         if faces:
             queue.append([r, faces])
     _run_recipients(d, queue)
@@ -726,10 +726,7 @@ def _end_turn(d: Draft, seat: int) -> None:
         d.end_game("second_skull_island_reach")
     if s.race_reset_pending:  # [Reaching Skull Island] another race starts
         flipped = [{"tile": x["tile"], "side": "B" if x["side"] == "A" else "A"} for x in s.slots]
-        if s.options["skull_reset_mode"] == "add_2":
-            add = 2
-        else:
-            add = max(0, 2 - s.skull_silver)
+        add = 2 if s.options["skull_reset_mode"] == "add_2" else max(0, 2 - s.skull_silver)
         if d.limited:
             add = min(add, s.supply)
         d.emit("RaceReset", slots=flipped, start=s.board.start, silver_added=add)

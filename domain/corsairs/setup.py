@@ -4,7 +4,8 @@ from __future__ import annotations
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation
 from .board import content_problems
 

@@ -74,7 +74,7 @@ class CorsairsState:
     def board(self) -> Board:
         return board_for(self.content, self.content_key, self.slots)
 
-    def clone(self) -> "CorsairsState":
+    def clone(self) -> CorsairsState:
         new = _shallow(self)
         new.players = [_shallow(p) for p in self.players]
         new.turn = _shallow(self.turn)
@@ -131,7 +131,7 @@ def _game_set_up(s: CorsairsState, e: dict) -> None:
 
 
 def _captains_dealt(s, e):
-    for p, c in zip(s.players, e["captains"]):
+    for p, c in zip(s.players, e["captains"], strict=False):
         p.captain = c
 
 

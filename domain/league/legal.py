@@ -18,7 +18,7 @@ DRAWN_FIELDS = frozenset({"coins"})
 def legal_commands(s: LeagueState, seat: int) -> list[dict]:
     if seat not in to_move(s):
         return []
-    me, other = s.seats[seat], s.seats[1 - seat]
+    me, _other = s.seats[seat], s.seats[1 - seat]
     if s.phase == "leagues":
         return [{"type": "choose_league", "league": c} for c in LEAGUES]
     if s.phase == "challenge":

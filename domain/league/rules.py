@@ -191,7 +191,7 @@ def throw_dice(d: Draft, seat: int, command: dict) -> None:
     thrown = [i for i in range(5) if i not in keep]
     values = d.chance.roll(len(thrown), [1, 2, 3, 4, 5, 6], command.get("values"), "values")
     dice = list(c.dice[seat])
-    for i, v in zip(thrown, values):
+    for i, v in zip(thrown, values, strict=False):
         dice[i] = v
     eligible = [i for i in range(5)] if mode == "presence" else thrown
     new_banked = _bank(dice, banked, eligible)

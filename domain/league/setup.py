@@ -6,7 +6,8 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation
 
 RULESET_ID = "league-of-pirates"

@@ -63,7 +63,7 @@ class LeagueState:
     def coins(self) -> dict:
         return coin_index(self.content_key, self.content)
 
-    def clone(self) -> "LeagueState":
+    def clone(self) -> LeagueState:
         new = _shallow(self)
         new.seats = []
         for seat in self.seats:
@@ -145,7 +145,7 @@ def _game_set_up(s, e):
     s.commitment = e["chance"].get("commitment")
     brig = e["content"]["brigSlots"]
     s.seats = [Seat(name=n, coin_set=cs, points=e["points"], brig=[None] * brig)
-               for n, cs in zip(e["players"], e["coin_sets"])]
+               for n, cs in zip(e["players"], e["coin_sets"], strict=False)]
     s.phase = "leagues"
 
 

@@ -12,7 +12,7 @@ from .state import CREW_SLOTS, LeagueState
 
 
 def _sees(viewer, seat: int) -> bool:
-    return viewer == ARBITER or viewer == seat
+    return viewer in (ARBITER, seat)
 
 
 def _coin(s: LeagueState, coin: str | None) -> dict | None:

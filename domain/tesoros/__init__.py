@@ -15,10 +15,11 @@ card in content reuses one of the five printed effects).
 """
 from __future__ import annotations
 
-from . import hidden, legal, rules, setup as _setup, state, view
-from .commands import COMMAND_SCHEMAS
 from .. import kit
 from ..ruleset import Status
+from . import hidden, legal, rules, state, view
+from . import setup as _setup
+from .commands import COMMAND_SCHEMAS
 
 
 def status(s: state.TesorosState) -> Status:

@@ -80,7 +80,8 @@ def board_problems(b: dict) -> list[str]:
     if len(set(ids)) != len(ids):
         problems.append("board.islands: ids must be unique")
     seen: dict = {}
-    inside = lambda c: 0 <= c[0] < b["width"] and 0 <= c[1] < b["height"]
+    def inside(c):
+        return 0 <= c[0] < b["width"] and 0 <= c[1] < b["height"]
     for i in b["islands"]:
         for c in i["cells"]:
             if not inside(c):

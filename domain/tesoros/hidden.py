@@ -45,7 +45,7 @@ def redeal(state: TesorosState, seat: int, rng) -> TesorosState:
     s.deck = sorted(deck)
     if top_hidden:
         s.deck_top = top[0]
-    for i, hand in zip(others, hands):
+    for i, hand in zip(others, hands, strict=False):
         s.seats[i].hand = sorted(hand)
     if s.scurvy is not None:
         for key in sorted(s.scurvy["kept"], key=int):

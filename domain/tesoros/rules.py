@@ -107,7 +107,8 @@ def open_commands(s: TesorosState) -> tuple:
 
 
 def moment(s: TesorosState) -> str:
-    name = lambda i: f"{s.seats[i].name} (seat {i})"
+    def name(i):
+        return f"{s.seats[i].name} (seat {i})"
     if s.scurvy is not None:
         return "Scurvy: each Pirate with more than 2 cards chooses the 2 to keep"
     if s.pending is not None:
@@ -215,10 +216,7 @@ def need_card(d: Draft, then: dict) -> None:
             if not anchor(d, then):
                 return
             continue
-        if s.deck_top is not None:
-            card = s.deck_top
-        else:
-            card = d.pick(s.deck, 1, "drawn")[0]
+        card = s.deck_top if s.deck_top is not None else d.pick(s.deck, 1, "drawn")[0]
         if card in s.events:  # [Variants: Chaos on the high seas] an Event resolves as it is drawn
             if not run_event(d, card, "deck", then):
                 return
@@ -285,7 +283,6 @@ def event_done(d: Draft, event: str, source: str) -> None:
 
 
 def finish(d: Draft, then: dict, card: str | None) -> None:
-    s = d.s
     seat = then["seat"]
     if then["do"] == "draw":
         if card is None:

@@ -6,7 +6,8 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .board import board_problems
 
@@ -98,7 +99,7 @@ def content_problems(content: dict) -> list[str]:
     for tid, t in types.items():
         held = sum(1 for m in content["maps"] if m["treasure"] == tid)
         v = t["vpByCount"]
-        if len(v) < held + 1 or v[0] != 0 or any(a > b for a, b in zip(v, v[1:])):
+        if len(v) < held + 1 or v[0] != 0 or any(a > b for a, b in zip(v, v[1:], strict=False)):
             problems.append(f"treasureTypes[{tid}].vpByCount: from 0, never decreasing, an entry for 0 to {held} held")
     return problems
 
@@ -192,9 +193,9 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
             return contenders[0], revealed  # the deck ran dry: the first contender starts
         for c in got:
             pool.remove(c)
-        revealed += [{"seat": s, "card": c} for s, c in zip(contenders, got)]
+        revealed += [{"seat": s, "card": c} for s, c in zip(contenders, got, strict=False)]
         best = max(die[c] for c in got)
-        contenders = [s for s, c in zip(contenders, got) if die[c] == best]
+        contenders = [s for s, c in zip(contenders, got, strict=False) if die[c] == best]
         if len(contenders) == 1:
             if supplied is not None and len(supplied) != len(revealed):
                 raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.draw_off: more cards than the draw-off revealed")

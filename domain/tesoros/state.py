@@ -78,7 +78,7 @@ class TesorosState:
     def board(self):
         return board_for(self.content_key, self.content)
 
-    def clone(self) -> "TesorosState":
+    def clone(self) -> TesorosState:
         new = _shallow(self)
         new.seats = []
         for seat in self.seats:
@@ -99,7 +99,7 @@ class TesorosState:
 _INDEXES = kit.LRU(64)
 
 
-def _index(s: "TesorosState", part: str) -> dict:
+def _index(s: TesorosState, part: str) -> dict:
     return _INDEXES.get_or_build((s.content_key, part),
                                  lambda: {c["id"]: c for c in s.content[part]})
 
@@ -151,7 +151,7 @@ def _game_set_up(s, e):
     s.chance_mode = e["chance"]["mode"]
     s.commitment = e["chance"].get("commitment")
     rose = board_for(e["content_key"], e["content"]).rose
-    s.seats = [Seat(name=n, color=c, ship=rose) for n, c in zip(e["players"], e["colors"])]
+    s.seats = [Seat(name=n, color=c, ship=rose) for n, c in zip(e["players"], e["colors"], strict=False)]
 
 
 def _events_placed(s, e):
@@ -164,7 +164,7 @@ def _events_placed(s, e):
 
 
 def _cards_dealt(s, e):
-    for seat, hand in zip(s.seats, e["hands"]):
+    for seat, hand in zip(s.seats, e["hands"], strict=False):
         seat.hand = sorted(hand)
     s.deck = sorted(e["deck"])
 

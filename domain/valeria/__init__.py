@@ -26,12 +26,13 @@ surcharge waived; every price (decide and legal_commands alike) is computed with
 """
 from __future__ import annotations
 
-from . import hidden, legal, rules, setup as _setup, state, view
 from types import SimpleNamespace
 
-from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS
 from .. import kit
 from ..ruleset import Status
+from . import hidden, legal, rules, state, view
+from . import setup as _setup
+from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS
 
 
 def status(s: state.ValeriaState) -> Status:

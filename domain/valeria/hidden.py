@@ -73,9 +73,9 @@ def redeal(state: ValeriaState, seat, rng) -> ValeriaState:
         pool += s.seats[i].offer + ([s.seats[i].duke] if s.seats[i].duke is not None else [])
     sizes = [len(s.seats[i].offer) for i in others] + [1] * len(kept) + [len(s.duke_pool)]
     piles = kit.deal_into(rng, pool, sizes)
-    for i, pile in zip(others, piles):
+    for i, pile in zip(others, piles, strict=False):
         s.seats[i].offer = sorted(pile)   # dealt offers are sorted [setup._setup]
-    for i, pile in zip(kept, piles[len(others):]):
+    for i, pile in zip(kept, piles[len(others):], strict=False):
         s.seats[i].duke = pile[0]
     s.duke_pool = sorted(piles[-1])
     return s

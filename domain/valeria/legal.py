@@ -10,8 +10,22 @@ from collections import Counter
 from itertools import combinations
 
 from .effects import RESOURCES, options
-from .rules import (ACTIONS, CS_ACTIONS, blocked, die_changes, end_of_roll, first_items, open_commands, pay, price, rescue_cost,
-                    roles_met, sail_price, take_ok, to_move, tome_type)
+from .rules import (
+    ACTIONS,
+    CS_ACTIONS,
+    blocked,
+    die_changes,
+    end_of_roll,
+    first_items,
+    open_commands,
+    price,
+    rescue_cost,
+    roles_met,
+    sail_price,
+    take_ok,
+    to_move,
+    tome_type,
+)
 from .state import ValeriaState
 
 # table_inputs fields that are turned up from a hidden pool, which only the host token reports
@@ -84,7 +98,8 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
             items = firsts[:1] if firsts else [i for i in s.items if i["seat"] == seat]
         out = []
         for i in items:
-            out += [{"type": "harvest", "item": i["id"], "choice": c} for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
+            out += [{"type": "harvest", "item": i["id"], "choice": c}
+                    for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
             for tomes in _exchange_tomes(s, seat, i["effect"]):  # VA-22: Tomes pay an exchange at any time
                 out += [{"type": "harvest", "item": i["id"], "choice": c, "tomes": tomes}
                         for c, _ in options(s, seat, i["effect"], self_card=i["source"], tomes=tomes)]

@@ -48,7 +48,8 @@ class Draft(kit.Draft):
         given = self.revealed
         if not isinstance(given, list) or self.used >= len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           "This game is played at a table: send in 'revealed' each card or token turned face up by this command, in order.")
+                           "This game is played at a table: send in 'revealed' each card or token turned face up "
+                           "by this command, in order.")
         self.chance.require_host("revealed")  # TM-1: before the pool is looked at
         card = given[self.used]
         if card not in pool:
@@ -69,7 +70,8 @@ def decide(state: ValeriaState, seat: int, command: dict, chance) -> list[dict]:
     d = Draft(state, chance, command)
     events = kit.run(d, handler, seat, command)
     if chance.mode == "table" and d.revealed is not None and (not isinstance(d.revealed, list) or len(d.revealed) != d.used):
-        raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, f"'revealed' lists more than this command turned face up ({d.used}).")
+        raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                       f"'revealed' lists more than this command turned face up ({d.used}).")
     return events
 
 
@@ -266,7 +268,7 @@ def announce_roll(d: Draft, seat: int, cmd: dict) -> None:
             items.append(_item(n, s.active, "exekratys", {"offer_exekratys": 1}, tier=0))
             n += 1
         # [CS Monster Event Cards] instructions at the end of the Roll Phase: once by number, or as written
-        for stack, ev in sorted(s.event_at.items()):
+        for _stack, ev in sorted(s.event_at.items()):
             card = s.card(ev)
             if card.get("on_roll") and (not card["activation"] or any(v in card["activation"] for v in values)):
                 items.append(_item(n, s.active, ev, card["on_roll"], tier=0))

@@ -6,7 +6,8 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, schema_problems as _schema_problems, with_defaults
+from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .effects import has_choice
 
@@ -322,7 +323,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
          "options": opts, "content": content, "content_key": content_key(content),
          "chance": {"mode": chance.mode, "commitment": chance.commitment}},
         {"type": "CenterLaidOut", "monsters": monsters, "citizens": citizens,
-         "domains": dict(zip(stacks, up)), "face_down": {st: 3 if five else 2 for st in stacks},
+         "domains": dict(zip(stacks, up, strict=False)), "face_down": {st: 3 if five else 2 for st in stacks},
          "domain_pool": sorted(set(domain_ids) - set(up)), "box": sorted(box),
          "exhausted": 2 * n},  # [BR p.4] 2 Exhausted cards per player
         {"type": "KingdomsFounded", "starters": starters, "resources": dict(content["starting_resources"])},  # [BR p.4-5]
@@ -360,7 +361,7 @@ def _citizen_types(content: dict, opts: dict, problems: list) -> list[str]:
     if unknown:
         problems.append(f"options.citizen_types: no such Citizen types {unknown}")
         return []
-    got = sorted((tuple(by[c]["activation"]) for c in chosen))
+    got = sorted(tuple(by[c]["activation"]) for c in chosen)
     if got != sorted(tuple(s) for s in SLOTS):
         problems.append("options.citizen_types: exactly one Citizen type for each of 1-8, 9/10 and 11/12 [BR p.4]")
     return list(chosen)

@@ -133,7 +133,7 @@ class ValeriaState:
             return None
         return stack
 
-    def clone(self) -> "ValeriaState":
+    def clone(self) -> ValeriaState:
         new = _shallow(self)
         new.seats = []
         for seat in self.seats:
@@ -161,7 +161,7 @@ class ValeriaState:
 _CARDS = kit.LRU(16)
 
 
-def _cards(s: "ValeriaState") -> dict:
+def _cards(s: ValeriaState) -> dict:
     return _CARDS.get_or_build(s.content_key, lambda: _index_cards(s.content))
 
 

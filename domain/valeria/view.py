@@ -15,7 +15,7 @@ from .state import ValeriaState
 
 
 def _sees(viewer, seat) -> bool:
-    return viewer == ARBITER or viewer == seat
+    return viewer in (ARBITER, seat)
 
 
 def view(s: ValeriaState, viewer) -> dict:

@@ -117,7 +117,7 @@ def _earlier(game: Game, idempotency: tuple[str, str] | None) -> dict | None:
         return None
     try:
         return game.earlier_result(*idempotency)
-    except IdempotencyKeyReused as error:
+    except IdempotencyKeyReused:
         raise Problem(422, "This Idempotency-Key was already used for another command in this "
                       "game; send a new key for a new command.", "IDEMPOTENCY_KEY_REUSED",
                       section=SERVICE_RULE) from None

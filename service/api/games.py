@@ -10,8 +10,8 @@ from domain.ruleset import InvalidCreation
 from service.api import Blueprint, application, authenticate
 from service.api.names import enforce_names
 from service.api.render import check_creation, game_view
-from service.index import GameIndex
 from service.errors import Problem
+from service.index import GameIndex
 
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Create a game, then read it with a seat's or the host's token.")
@@ -184,7 +184,8 @@ def list_games(query: dict):
               "status": "finished" if r.finished else "active", "created_at": r.created_at} for r in rows]
     headers = {}
     if cursor is not None:
-        headers["Link"] = f'<{url_for("games.list_games", **{k: v for k, v in request.args.items() if k != "after"}, after=cursor)}>; rel="next"'
+        kept = {k: v for k, v in request.args.items() if k != "after"}
+        headers["Link"] = f'<{url_for("games.list_games", **kept, after=cursor)}>; rel="next"'
     return {"games": games, "next": cursor}, 200, headers
 
 
@@ -215,7 +216,7 @@ def create_game(body: dict):
         "id": game.id, "ruleset": game.ruleset_id, "ruleset_version": game.ruleset_version,
         "version": game.version, "host_token": new.host_token,
         "seats": [{"seat": i, "name": n, "token": t}
-                  for i, (n, t) in enumerate(zip(game.seats, new.seat_tokens))],
+                  for i, (n, t) in enumerate(zip(game.seats, new.seat_tokens, strict=False))],
         "chance": {"mode": game.chance_mode, "commitment": game.commitment},
     }
     location = url_for("games.get_game", game_id=game.id)

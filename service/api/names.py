@@ -112,7 +112,7 @@ def _enforce(name: str) -> tuple[str, str]:
         enforced = restore(_ENFORCE.enforce(prepared))
         compared = restore(_COMPARE.enforce(prepared))
     except UnicodeError as error:
-        raise BadName(_refusal(error, restore(unicodedata.normalize("NFKC", prepared))))
+        raise BadName(_refusal(error, restore(unicodedata.normalize("NFKC", prepared)))) from error
     if not has_visible_character(enforced):
         raise BadName("has no visible character")
     if prepared != nfc and {ZWJ, VS16} & set(_set_joiners_aside(enforced)):

@@ -22,8 +22,7 @@ from contextlib import contextmanager
 
 import marshmallow as ma
 from flask import Flask, Response, current_app, g, request
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter,
-                               Histogram, generate_latest, multiprocess)
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 
 from domain.ruleset import Rejected
 from service.api import Blueprint, application

@@ -1,7 +1,6 @@
 """League of Pirates through the API: both seats act at once, and secrets stay with their seat."""
 from __future__ import annotations
 
-import json
 import random
 
 from tests.fakes.http import create

@@ -33,6 +33,7 @@ def test_games_are_filtered_by_ruleset_status_and_player(corsairs_client):
 
 def test_a_finished_game_is_listed_as_finished(corsairs_client):
     import random
+
     from tests.fakes.http import progressing
 
     game = create(corsairs_client, "corsairs-of-valeria", players=("Kira", "David"))

@@ -227,8 +227,8 @@ def test_tm1_every_draw_and_shuffle_is_refused_to_a_seat_before_the_pool_is_read
     seat = TableChance("seat")
     answers = set()
     for supplied in (None, ["a"], ["b", "c"], "garbage"):
-        for draw in (lambda: seat.pick(Untouchable(), 1, supplied, "drawn"),
-                     lambda: seat.shuffle(Untouchable(), supplied, "drawn")):
+        for draw in (lambda supplied=supplied: seat.pick(Untouchable(), 1, supplied, "drawn"),
+                     lambda supplied=supplied: seat.shuffle(Untouchable(), supplied, "drawn")):
             with pytest.raises(Rejected) as refused:
                 draw()
             answers.add((refused.value.code, refused.value.rule, refused.value.detail, refused.value.ruling))

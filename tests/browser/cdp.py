@@ -6,6 +6,7 @@ one JSON object ended by a NUL byte (a flat session per page: Target.attachToTar
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -94,10 +95,8 @@ class Chromium:
         return page
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(DevToolsError, TimeoutError, OSError):
             self.send("Browser.close")
-        except (DevToolsError, TimeoutError, OSError):
-            pass
         deadline = time.monotonic() + 10
         while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
             if time.monotonic() > deadline:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import pytest
 
 from domain import kit
-from domain.chrono import effects as chrono_effects, state as chrono_state
+from domain.chrono import effects as chrono_effects
+from domain.chrono import state as chrono_state
 from domain.corsairs import board as corsairs_board
 from domain.league import state as league_state
 from domain.registry import all_rulesets
-from domain.tesoros import board as tesoros_board, state as tesoros_state
+from domain.tesoros import board as tesoros_board
+from domain.tesoros import state as tesoros_state
 from domain.valeria import state as valeria_state
 from tests.playouts import harness
 

@@ -204,7 +204,7 @@ class HiddenHoard:
         pool = list(state.deck) + [c for s in others for c in state.hands[s]]
         piles = kit.deal_into(rng, pool, [len(state.deck)] + [len(state.hands[s]) for s in others])
         hands = list(state.hands)
-        for s, pile in zip(others, piles[1:]):
+        for s, pile in zip(others, piles[1:], strict=False):
             hands[s] = tuple(pile)
         return replace(state, deck=tuple(piles[0]), hands=tuple(hands))
 

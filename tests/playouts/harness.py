@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from domain.chance import ServerChance
 from domain.ruleset import Rejected

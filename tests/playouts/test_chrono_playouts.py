@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from domain.chrono import RULESET as R
-from domain.chrono.state import HARBOR, MAT, OFFICERS, CREW, TIMES, WATER
+from domain.chrono.state import CREW, HARBOR, MAT, OFFICERS, TIMES, WATER
 from tests.playouts.harness import check_replay, play
 
 GAMES = 201

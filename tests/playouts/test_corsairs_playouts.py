@@ -12,7 +12,8 @@ import random
 import pytest
 
 from domain.corsairs import RULESET as R
-from tests.playouts.harness import check_replay, play as play_game
+from tests.playouts.harness import check_replay
+from tests.playouts.harness import play as play_game
 
 MAX_COMMANDS = 30000  # a drained Silver supply makes some random games very long (game 117: ~6,000 commands)
 
@@ -29,10 +30,13 @@ def random_options(rng: random.Random) -> dict:
 def candidates(rng: random.Random, s) -> list[dict]:
     """Commands of every type with arbitrary, mostly wrong, arguments."""
     n_players = len(s.players)
-    seat = lambda: rng.randrange(-1, n_players + 1)
-    lane = lambda: rng.choice(["L", "R", "C", None])
-    step = lambda: {k: v for k, v in (("direction", rng.choice(["forward", "backward", "up"])), ("lane", lane()))
-                    if v is not None}
+    def seat():
+        return rng.randrange(-1, n_players + 1)
+    def lane():
+        return rng.choice(["L", "R", "C", None])
+    def step():
+        return {k: v for k, v in (("direction", rng.choice(["forward", "backward", "up"])), ("lane", lane()))
+                        if v is not None}
     return [
         {"type": "preset_die", "face": rng.choice(["CANNON", "MAP", "SKULL"])},
         {"type": "roll_dice"},
@@ -82,7 +86,7 @@ def check_invariants(s, prev, event) -> None:
     assert s.skull_silver >= 0
     assert s.skull_reaches in (0, 1, 2)                                  # CV-I5
     # CV-I3: Treasure is minted by exchanges and otherwise only moves by theft.
-    for i, (before, after) in enumerate(zip(prev, s.players)):
+    for i, (before, after) in enumerate(zip(prev, s.players, strict=False)):
         if after.treasure < before:
             assert event["type"] == "TreasureStolen" and event["target"] == i, event
         if after.treasure > before:

@@ -21,7 +21,8 @@ from domain.corsairs import RULESET as CORSAIRS
 from domain.league import RULESET as LEAGUE
 from domain.ruleset import ARBITER
 from domain.tesoros import RULESET as TESOROS
-from domain.valeria import CRIMSON_SEAS, RULESET as VALERIA
+from domain.valeria import CRIMSON_SEAS
+from domain.valeria import RULESET as VALERIA
 from tests.playouts import test_chrono_playouts as chrono_games
 from tests.playouts import test_corsairs_playouts as corsairs_games
 from tests.playouts import test_league_playouts as league_games

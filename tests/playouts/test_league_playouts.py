@@ -39,8 +39,10 @@ def random_options(rng: random.Random) -> dict:
 
 def candidates(rng: random.Random, s) -> list[dict]:
     coins = list(s.coins)
-    coin = lambda: rng.choice(coins + ["nope"])
-    slot = lambda: rng.choice(list(CREW_SLOTS) + ["brig"])
+    def coin():
+        return rng.choice(coins + ["nope"])
+    def slot():
+        return rng.choice(list(CREW_SLOTS) + ["brig"])
     return [
         {"type": "choose_league", "league": rng.choice(["blue", "red", "yellow", "green"])},
         {"type": "throw_dice", "keep": rng.sample(range(6), rng.randrange(0, 5))},

@@ -67,9 +67,12 @@ def random_options(rng: random.Random) -> dict:
 
 def candidates(rng: random.Random, s) -> list[dict]:
     cards = list(s.cards) + ["nope"]
-    card = lambda: rng.choice(cards)
-    die = lambda: rng.choice(cards + ["deck", "free5", "deck", "free5", 3])
-    seat = lambda: rng.randrange(-1, 5)
+    def card():
+        return rng.choice(cards)
+    def die():
+        return rng.choice(cards + ["deck", "free5", "deck", "free5", 3])
+    def seat():
+        return rng.randrange(-1, 5)
     spaces = list(s.board.links)
     return [
         {"type": "draw_card"}, {"type": "draw_card", "from": rng.choice(["discard", "deck", "hand"])},

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import random
+
 import jsonschema
 import pytest
 
-from domain.valeria import CRIMSON_SEAS as CS, RULESET as R
+from domain.valeria import CRIMSON_SEAS as CS
+from domain.valeria import RULESET as R
 from domain.valeria.rules import end_conditions, score
 from tests.playouts.harness import check_replay, play
 
@@ -86,8 +88,9 @@ class Checker:
 
 def candidates(rng: random.Random, s) -> list[dict]:
     stacks = list(s.monsters) + list(s.citizens) + list(s.domains) + ["nope"]
-    picks = lambda: [rng.choice([0, 1, 2, True, False, "gold", "magic", {"seat": rng.randrange(5), "resource": "gold"},
-                                 rng.choice(stacks)]) for _ in range(rng.randrange(3))]
+    def picks():
+        return [rng.choice([0, 1, 2, True, False, "gold", "magic", {"seat": rng.randrange(5), "resource": "gold"},
+                                     rng.choice(stacks)]) for _ in range(rng.randrange(3))]
     dukes = [d["id"] for d in s.content["dukes"]]
     domains = [d["id"] for d in s.content["domains"]]
     return [

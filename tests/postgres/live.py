@@ -3,6 +3,7 @@ cluster that a test may stop and start, and scripted clients that play many game
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -70,8 +71,8 @@ class Gunicorn:
         self.log_path = ROOT / "var" / f"gunicorn-{self.port}.log"  # kept for a post-mortem
         self.process: subprocess.Popen | None = None
 
-    def start(self, wait: float = 60) -> "Gunicorn":
-        self.log = open(self.log_path, "w")
+    def start(self, wait: float = 60) -> Gunicorn:
+        self.log = open(self.log_path, "w")  # noqa: SIM115 (the server's, closed in stop())
         self.process = subprocess.Popen(["bash", "-c", f"exec {procfile_web_line()}"], cwd=ROOT,
                                         env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
                                         start_new_session=True)
@@ -144,10 +145,8 @@ class PrivateCluster:
                 "POSTGRES_CONNECT_TIMEOUT": "3"}
 
     def remove(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop()
-        except subprocess.CalledProcessError:
-            pass  # already stopped
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

@@ -17,9 +17,14 @@ import time
 import pytest
 
 from tests.postgres.conftest import postgres_env
-from tests.postgres.live import (ARBITER, HTTP, Gunicorn, Players,
-                                 assert_every_ack_is_stored_and_every_game_verifies,
-                                 private_cluster_or_fail)
+from tests.postgres.live import (
+    ARBITER,
+    HTTP,
+    Gunicorn,
+    Players,
+    assert_every_ack_is_stored_and_every_game_verifies,
+    private_cluster_or_fail,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

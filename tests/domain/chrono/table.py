@@ -97,6 +97,6 @@ def forgo_all(t, until="priority"):
 def first_round(t, picks=None):
     picks = picks or {0: "S01", 1: "S02"}
     for i in list(t.state.flag):
-        t.do(i, {"type": "draw_plans", "plans": [picks[i], "U%02d" % (i + 1)]})
+        t.do(i, {"type": "draw_plans", "plans": [picks[i], f"U{i + 1:02d}"]})
     for i in list(t.state.flag):
         t.do(i, {"type": "select_plan", "card": picks[i], "slot": "SUNSET"})

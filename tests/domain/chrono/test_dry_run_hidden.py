@@ -76,7 +76,7 @@ class Knowledge:
         k = self.knows.get(card, set())
         return k != ALL and seat not in k
 
-    def copy(self) -> "Knowledge":
+    def copy(self) -> Knowledge:
         out = Knowledge()
         out.knows = {c: (k if k == ALL else set(k)) for c, k in self.knows.items()}
         return out
@@ -280,7 +280,7 @@ def test_the_comparison_would_catch_a_dry_run_decided_on_the_real_state(kind, ga
     """Shown to fail: with the real state's hidden cards in the dry run (no re-deal), a seat
     can tell a twin apart in Phase 2, with server chance and at a table alike."""
     caught = Counter()
-    for s, t, seat, prb, mode, rest in comparisons(kind, game, players):
+    for s, t, seat, prb, mode, _rest in comparisons(kind, game, players):
         if _phase(s) not in ("draw", "select") or caught[mode]:
             continue
         one, other = (seen_by(R, x, seat, prb, mode, seeds=SEEDS[:1], redeal=no_redeal) for x in (s, t))

@@ -109,7 +109,8 @@ def test_a_whole_round_with_the_unselected_card_and_the_artifact_deck_redealt():
     the deck's order differs), selects the same S02, and in Phase 6 buys the Artifact on top of
     the deck: AR01 in one, AR15 in the other. Seat 0 is shown the same at every step."""
     a, b = Table(), Table()
-    same = lambda seat, cmd: (seat, cmd, cmd)
+    def same(seat, cmd):
+        return (seat, cmd, cmd)
     lockstep(a, b, [same(0, {"type": "draw_plans", "plans": ["S01", "U01"]}),
                     (1, {"type": "draw_plans", "plans": ["S02", "U02"]}, {"type": "draw_plans", "plans": ["S02", "U19"]}),
                     same(0, {"type": "select_plan", "card": "S01", "slot": "SUNSET"}),
@@ -139,7 +140,7 @@ def test_face_down_tokens_and_the_unseen_part_of_each_deck_hold_nothing_to_leak(
     dump = json.dumps({k: v for k, v in R.dump_state(t.state).items() if k != "content"})   # content: public, every id
     for tok in t.state.event_tokens:
         assert f'"{tok}"' not in dump                   # no token id anywhere (all are face down)
-    for spot, tok in R.view(t.state, ARBITER)["board"].items():
+    for _spot, tok in R.view(t.state, ARBITER)["board"].items():
         assert tok["token"] == {"back": tok["token"]["back"], "face_up": False, "token": None, "name": None}
     for deck in t.state.decks.values():
         assert deck["pool"] == sorted(deck["pool"]) and deck["bottom"] == []

@@ -6,7 +6,6 @@ from domain.chrono import RULESET as R
 from domain.chrono.state import HARBOR, MAT, WATER
 from tests.domain.chrono.table import Table, first_round, forgo_all, types
 
-
 # -- Components & Setup --------------------------------------------------------------------
 
 def test_each_player_has_2_officers_and_5_crew_in_the_harbor_and_the_rest_of_the_crew_on_the_mat():
@@ -33,6 +32,7 @@ def test_event_tokens_lie_face_down_showing_only_their_backs():
 
 def test_more_than_5_players_cannot_sit_down():
     import pytest
+
     from domain.chance import TableChance
     from domain.ruleset import InvalidCreation
     with pytest.raises(InvalidCreation) as info:
@@ -150,7 +150,8 @@ def test_each_event_token_happens_once_each_time_a_plan_resolves():
     first_round(t)
     t.seat(0).mat["SUNRISE"] = "U15"     # Double Time: move an Officer, three times
     t.do(0, {"type": "perform_plan"})
-    off = lambda a, b: {"type": "do_step", "owner": 0, "kind": "officer", "from": a, "to": b, "carry": {"officer": 0, "crew": 0}}
+    def off(a, b):
+        return {"type": "do_step", "owner": 0, "kind": "officer", "from": a, "to": b, "carry": {"officer": 0, "crew": 0}}
     t.do(0, {**off(HARBOR, "E5"), "event_tokens": ["SR1"]})      # Quiet
     t.do(0, {"type": "do_step"})
     t.do(0, off("E5", "E4"))

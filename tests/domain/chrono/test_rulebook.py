@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.chance import ServerChance, TableChance
+from domain.chance import ServerChance
 from domain.chrono import RULESET as R
 from domain.chrono.state import HARBOR, MAT, WATER
 from domain.ruleset import InvalidCreation
@@ -40,7 +40,7 @@ def officer(a, b, officers=0, crew=0, seat=0):
 def to_outfit(t, order=None):
     """Phase 5 with the seats choosing positions in the order asked (default: as they stand)."""
     order = order or list(t.state.priority["order"])
-    for pos, _ in enumerate(order):
+    for _pos, _ in enumerate(order):
         seat = R.status(t.state).to_move[0]
         t.do(seat, {"type": "choose_flag", "position": order.index(seat)})
     assert t.state.phase == "outfit"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -21,7 +21,8 @@ from domain.league import RULESET as R
 from domain.league.state import LEAGUES
 from tests.playouts.harness import play
 from tests.playouts.leaks import assert_same_for, dry_run, no_redeal, seen_by
-from tests.playouts.test_league_playouts import after_event as invariants, random_options, sailor
+from tests.playouts.test_league_playouts import after_event as invariants
+from tests.playouts.test_league_playouts import random_options, sailor
 
 MODES = ("server", "table")
 # (game number, options): two games with the default rules, two with random house rules (drawn
@@ -50,7 +51,7 @@ def as_table(state):
     return s
 
 
-@lru_cache(maxsize=None)
+@cache
 def league_points() -> tuple:
     """Every sealed choice one seat can have made while the other has not chosen."""
     out = []
@@ -64,7 +65,7 @@ def league_points() -> tuple:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_points(game_no: int) -> tuple:
     """A random game stopped after every command, sampled: points where a seat has something
     hidden from it, and every EVERY-th point; every other one as if played at a table."""

@@ -58,7 +58,7 @@ def play_both(checkpoint):
     checkpoint(one, other)
 
     def step(seat, command, **hidden):
-        for t, i in zip(both, (0, 1)):
+        for t, i in zip(both, (0, 1), strict=False):
             t.do(seat, {**command, **{k: v[i] for k, v in hidden.items()}})
         checkpoint(one, other)
 

@@ -5,7 +5,8 @@ import pytest
 
 from domain.chance import TableChance
 from domain.ruleset import Rejected
-from domain.valeria import CRIMSON_SEAS as CS, RULESET as R
+from domain.valeria import CRIMSON_SEAS as CS
+from domain.valeria import RULESET as R
 
 UP = ["granary", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"]
 DUKES = [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"], ["duke_eld", "duke_fenn"],

@@ -13,7 +13,8 @@ import pytest
 
 from domain.chance import ServerChance, TableChance
 from domain.ruleset import Rejected
-from domain.valeria import CRIMSON_SEAS as CS, RULESET as R
+from domain.valeria import CRIMSON_SEAS as CS
+from domain.valeria import RULESET as R
 from tests.domain.valeria.table import SeasTable, Table
 from tests.playouts.harness import play, seed_for
 from tests.playouts.leaks import SEEDS, assert_same_for, dry_run, no_redeal, seen_by
@@ -105,7 +106,7 @@ def twin(rs, state, seat, rng: random.Random, orders: bool = True):
         new = [[next(dealt) for _ in h] for h in held]
         if [sorted(h) for h in new] != [sorted(h) for h in held] or not any(held):
             break
-    for x, h in zip(others, new):
+    for x, h in zip(others, new, strict=False):
         x["offer"] = sorted(h[:len(x["offer"])])
         if x["duke"]:
             x["duke"] = h[-1]

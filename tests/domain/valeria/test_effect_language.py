@@ -138,6 +138,7 @@ def test_place_on_self_and_add_tokens_and_flip_and_offer():
 
 def _seas(content_edit=None, **kw):
     import copy
+
     from domain.valeria import CRIMSON_SEAS as CS
     from tests.domain.valeria.table import SeasTable
     content = None
@@ -225,7 +226,9 @@ def test_ignoring_the_plus_when_recruiting_and_when_slaying():
 
 def test_discount_content_is_checked():
     import copy
+
     import pytest
+
     from domain.chance import TableChance
     from domain.ruleset import InvalidCreation
     from domain.valeria import RULESET as R
@@ -247,7 +250,8 @@ def test_discount_content_is_checked():
 def test_the_reference_sets_use_every_construct_of_the_schema():
     """Every effect node, counter, ongoing power and discount the schema admits appears in the
     invented reference content (base or Crimson Seas), so each is exercised by the playouts."""
-    from domain.valeria import CRIMSON_SEAS as CS, RULESET as R
+    from domain.valeria import CRIMSON_SEAS as CS
+    from domain.valeria import RULESET as R
     from domain.valeria.setup import CONTENT_SCHEMA
     defs = CONTENT_SCHEMA["$defs"]
     seen = set()
@@ -276,7 +280,9 @@ def test_the_reference_sets_use_every_construct_of_the_schema():
 def test_an_additional_action_is_only_a_rewards_in_the_action_phase():
     """[BR p.15] the 'action' node: in a Harvest power it is refused at creation; Sail needs Crimson Seas."""
     import copy
+
     import pytest
+
     from domain.chance import TableChance
     from domain.ruleset import InvalidCreation
     from domain.valeria import RULESET as R

@@ -561,6 +561,7 @@ def test_a_die_change_cost_may_be_paid_with_a_tome():
     """[CS Tome Tokens] 'At any time during the game, you may flip the Tome token ...' also pays a
     die change (BR p.18 Foxgrove Palisade: 2 Gold): one Gold token and one Gold Tome (VP-13)."""
     import copy
+
     from domain.valeria import CRIMSON_SEAS as CS
     from tests.domain.valeria.table import SeasTable
     content = copy.deepcopy(CS.default_content)
