@@ -1,0 +1,234 @@
+"""deploy/nginx/parley.conf in front of the Procfile's service, started by scripts/front
+(issue 15, part 7): a whole game passes through it, slow and idle clients cost Parley nothing,
+and nginx's own refusals (413, 429) are problem+json like Parley's."""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.fakes.http import Seated, progressing
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBLEM = "application/problem+json"
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Front:
+    """scripts/front: nginx on one port, gunicorn from the Procfile on another."""
+
+    def __init__(self, env: dict | None = None):
+        self.port, self.upstream = free_port(), free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.dir = Path(tempfile.mkdtemp(prefix="parley-front-"))
+        self.env = {**os.environ, "PORT": str(self.port), "UPSTREAM_PORT": str(self.upstream),
+                    "HOST": "127.0.0.1", "SQLITE_DBNAME": str(self.dir / "parley.sqlite"),
+                    "WEB_CONCURRENCY": "1", **(env or {})}
+        for name in ("PERSISTENCE_MODULE", "PROMETHEUS_MULTIPROC_DIR"):
+            self.env.pop(name, None)
+        self.log = self.dir / "front.log"
+
+    def start(self, wait: float = 90) -> Front:
+        with open(self.log, "w") as log:
+            self.process = subprocess.Popen([str(ROOT / "scripts" / "front")], cwd=ROOT, env=self.env,
+                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + wait
+        while True:
+            assert self.process.poll() is None, self.log.read_text()[-3000:]
+            try:
+                if requests.get(self.base + "/readyz", timeout=2).status_code == 200:
+                    return self
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, "the front did not answer in time:\n" + self.log.read_text()[-3000:]
+            time.sleep(0.3)
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        except ProcessLookupError:
+            pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def front():
+    if shutil.which("nginx") is None:
+        if os.environ.get("CI"):
+            pytest.fail("nginx is not installed; .ci/run installs it (apt-get install nginx)")
+        pytest.skip("needs nginx (apt-get install nginx); CI installs it")
+    server = Front().start()
+    yield server
+    server.stop()
+
+
+class _Answer:
+    def __init__(self, response: requests.Response):
+        self.status_code = response.status_code
+        self._response = response
+
+    def get_json(self):
+        return self._response.json()
+
+
+class Polite:
+    """requests in the shape tests/fakes/http.py drives (a Flask test client's), as a polite
+    client: a 429 is sent again after its Retry-After."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.session = requests.Session()
+        self.waited = 0
+
+    def _send(self, method: str, path: str, **kwargs) -> _Answer:
+        if "query_string" in kwargs:
+            kwargs["params"] = kwargs.pop("query_string")
+        for _ in range(30):
+            response = self.session.request(method, self.base + path, timeout=30, **kwargs)
+            if response.status_code != 429:
+                return _Answer(response)
+            self.waited += 1
+            time.sleep(float(response.headers["Retry-After"]))
+        raise AssertionError(f"still limited after 30 tries: {method} {path}")
+
+    def get(self, path, **kwargs):
+        return self._send("GET", path, **kwargs)
+
+    def post(self, path, **kwargs):
+        return self._send("POST", path, **kwargs)
+
+
+def test_a_whole_game_passes_through_the_front_and_verifies(front):
+    client = Polite(front.base)
+    created = client.post("/games", json={"ruleset": "corsairs-of-valeria", "chance": "server",
+                                          "players": [{"name": "Kira"}, {"name": "David"}]})
+    assert created.status_code == 201, created.get_json()
+    game = Seated(client, created.get_json())
+    sent = game.play_to_the_end(random.Random(7), prefer=progressing)
+    assert sent > 10 and game.view()["status"] == "finished"
+    exported = game.get("/export")
+    assert exported.status_code == 200
+    verdict = client.post("/verifications", json=exported.get_json())
+    assert verdict.status_code == 200 and verdict.get_json()["verdict"] == "valid", verdict.get_json()
+
+
+def _is_problem(response: requests.Response, status: int, code: str) -> None:
+    assert response.status_code == status, response.text[:300]
+    assert response.headers["Content-Type"].startswith(PROBLEM)
+    body = response.json()
+    assert body["status"] == status and body["code"] == code and body["title"] and body["detail"]
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_bodies_over_the_fronts_caps_are_refused_as_problems(front):
+    big = b'{"x": "' + b"a" * (2 * 1024 * 1024) + b'"}'
+    _is_problem(requests.post(front.base + "/games", data=big, timeout=30,
+                              headers={"Content-Type": "application/json"}), 413, "REQUEST_TOO_LARGE")
+    export = b'{"x": "' + b"a" * (9 * 1024 * 1024) + b'"}'
+    started = time.monotonic()
+    _is_problem(requests.post(front.base + "/verifications", data=export, timeout=30,
+                              headers={"Content-Type": "application/json"}), 413, "REQUEST_TOO_LARGE")
+    assert time.monotonic() - started < 10
+
+
+def test_a_burst_of_creations_from_one_address_meets_429_with_retry_after(front):
+    body = {"ruleset": "league-of-pirates", "players": [{"name": "A"}, {"name": "B"}]}
+    session = requests.Session()
+    answers = [session.post(front.base + "/games", json=body, timeout=30) for _ in range(120)]
+    codes = [a.status_code for a in answers]
+    assert codes[0] == 201 and 429 in codes, codes
+    limited = answers[codes.index(429)]
+    _is_problem(limited, 429, "RATE_LIMITED")
+    assert int(limited.headers["Retry-After"]) >= 1
+    time.sleep(3)  # the budget refills: a person creating a game now is served
+    assert session.post(front.base + "/games", json=body, timeout=30).status_code == 201
+
+
+class Attackers:
+    """`slow` connections that each send one header line every `every` seconds, and `idle`
+    connections that send nothing; one the server closes is opened again at once."""
+
+    def __init__(self, port: int, slow: int, idle: int, every: float):
+        self.port, self.every = port, every
+        self.slow = [self._open(True) for _ in range(slow)]
+        self.idle = [self._open(False) for _ in range(idle)]
+        self.closed_by_server = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _open(self, slow: bool) -> socket.socket:
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        if slow:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: parley\r\n")
+        s.setblocking(False)
+        return s
+
+    def _alive(self, s: socket.socket) -> bool:
+        try:
+            return s.recv(4096) != b""
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+
+    def _run(self) -> None:
+        while not self.stopping.wait(self.every):
+            for group, slow in ((self.slow, True), (self.idle, False)):
+                for i, s in enumerate(group):
+                    try:
+                        alive = self._alive(s) and (not slow or s.send(b"X-Slow: 1\r\n") > 0)
+                    except OSError:
+                        alive = False
+                    if not alive:
+                        self.closed_by_server += 1
+                        s.close()
+                        group[i] = self._open(slow)
+
+    def __enter__(self) -> Attackers:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=30)
+        for s in self.slow + self.idle:
+            s.close()
+
+
+def test_slow_and_idle_clients_cost_no_thread(front):
+    """50 connections sending a header line every 4 s and 300 idle ones, held for 20 s:
+    /healthz answers within 2 s every second meanwhile, and nginx's header deadline (10 s)
+    closes the slow ones."""
+    waits = []
+    with Attackers(front.port, slow=50, idle=300, every=4) as attack:
+        until = time.monotonic() + 20
+        while time.monotonic() < until:
+            started = time.monotonic()
+            response = requests.get(front.base + "/healthz", timeout=2, headers={"Connection": "close"})
+            assert response.status_code == 200
+            waits.append(time.monotonic() - started)
+            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+        closed = attack.closed_by_server
+    assert len(waits) >= 15 and max(waits) < 2, waits
+    assert closed >= 50, f"only {closed} slow or idle connections were closed by the header deadline"
