@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-import json
 import os
 import secrets
 import threading
@@ -27,11 +26,10 @@ from eventsourcing.domain import Aggregate, Snapshot, event
 from eventsourcing.persistence import IntegrityError, InternalError
 
 from disputes import chain
+from domain import adjudication
 from domain import chance as domain_chance
-from domain.dry_run import imagined
-from domain.ruleset import ARBITER, Rejected
-
-SERVICE_RULE = "Parley: commands"
+from domain.adjudication import SERVICE_RULE, json_safe
+from domain.ruleset import ARBITER
 
 # Rulesets by id, so stored events can find their rules when they are replayed. Each
 # Parley application registers the rulesets it serves (ids are unique across games).
@@ -44,15 +42,6 @@ def ruleset_for(ruleset_id: str):
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def json_safe(value: Any) -> Any:
-    """What a value becomes after a trip through the event store (tuples -> lists, ...).
-
-    Events are applied in this form on the live path too, so a game evolved in memory and
-    the same game replayed from storage are identical.
-    """
-    return json.loads(json.dumps(value))
 
 
 class Game(Aggregate):
@@ -471,16 +460,14 @@ class Parley(Application):
             game = self.get_game(game_id)
         if expected_version is not None and expected_version != game.version:
             raise VersionMismatch(expected_version, game.version)
-        if game.status.finished:
-            raise Rejected("GAME_FINISHED", SERVICE_RULE,
-                           "This game is finished: no more commands are accepted.")
         before = game.version
         chance = game.chance(reporter)
         if dry_run:
             viewer = seat if reporter == "seat" else ARBITER
-            game.state, chance = imagined(game.ruleset, game.state, viewer, chance,
-                                          seed=domain_chance.new_seed(), position=game.version)
-        events = json_safe(game.ruleset.decide(game.state, seat, command, chance))
+            game.state, events = adjudication.dry_run(game.ruleset, game.state, seat, command, chance, viewer=viewer,
+                                                      seed=domain_chance.new_seed(), position=game.version)
+        else:
+            events = adjudication.adjudicate(game.ruleset, game.state, seat, command, chance)
         game.record(events, command={"seat": seat, "body": json_safe(command)},
                     idempotency=None if dry_run else idempotency)
         if not dry_run:
@@ -546,5 +533,5 @@ class Parley(Application):
         return game
 
 
-__all__ = ["Game", "GameNotFound", "IdempotencyKeyReused", "NewGame", "Parley", "VersionMismatch",
+__all__ = ["SERVICE_RULE", "Game", "GameNotFound", "IdempotencyKeyReused", "NewGame", "Parley", "VersionMismatch",
            "hash_token", "json_safe", "ruleset_for"]

@@ -10,11 +10,13 @@ import marshmallow as ma
 from eventsourcing.persistence import IntegrityError
 from flask import request
 
+from domain import adjudication
+from domain.adjudication import SERVICE_RULE
 from domain.ruleset import Rejected
 from service.api import Blueprint, application, authenticate, operations
 from service.api.games import BEARER_AUTH, ETAG_HEADER, GameViewSchema
-from service.api.render import event_entry, game_view, schema_problems
-from service.application import SERVICE_RULE, Game, IdempotencyKeyReused, VersionMismatch
+from service.api.render import event_entry, game_view
+from service.application import Game, IdempotencyKeyReused, VersionMismatch
 from service.errors import Problem
 
 blp = Blueprint("commands", __name__, url_prefix="/games",
@@ -173,7 +175,6 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
     date: GameCache.peek), only a stored command is answered; a refusal that depends on the
     game's state raises _Stale, to be decided again on the caught-up game. Nothing is stored
     before such a refusal, so deciding again cannot apply a command twice."""
-    ruleset = game.ruleset
     command = dict(body)
     asked_seat = command.pop("seat", None)
     expected = command.pop("expected_version", None)
@@ -181,9 +182,7 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
         if asked_seat is None:
             raise Problem(422, "The host token acts for a seat: add \"seat\" to the command.",
                           "SEAT_REQUIRED", section=SERVICE_RULE)
-        if not 0 <= asked_seat < len(game.seats):
-            raise Problem(422, f"This game has seats 0 to {len(game.seats) - 1}.",
-                          "NO_SUCH_SEAT", section=SERVICE_RULE)
+        adjudication.check_seat(asked_seat, len(game.seats))
         seat = asked_seat
     else:
         if asked_seat is not None and asked_seat != caller:
@@ -195,15 +194,10 @@ def _send(body: dict, dry_run: bool, game_id: UUID, game: Game, caller, outcome:
         outcome["outcome"] = "replayed"
         return _replay(game_id, earlier, caller)
     if_match = _if_match_version(game.version, caught_up)
-    schema = ruleset.command_schemas.get(command["type"])
-    if schema is None:
-        raise Rejected("UNKNOWN_COMMAND", SERVICE_RULE,
-                       f"{ruleset.name} has no command '{command['type']}'; its commands are "
-                       f"{', '.join(sorted(ruleset.command_schemas))}.")
-    problems = schema_problems(schema, command, "command")
-    if problems:
-        raise Problem(422, "The command does not match its schema: see 'problems'.",
-                      "INVALID_COMMAND", section=SERVICE_RULE, problems=problems)
+    try:
+        adjudication.admit(game.ruleset, command)
+    except adjudication.InvalidCommand as error:
+        raise Problem(422, error.detail, error.code, section=error.rule, problems=error.problems) from None
     try:
         game, before = application().execute(
             game_id, seat, command, expected_version=expected if expected is not None else if_match,

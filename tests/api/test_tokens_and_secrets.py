@@ -358,7 +358,7 @@ def boom(*args, **kwargs):
     ("service.api.games.game_view", ("GET", "/games/{id}")),
     ("service.api.events.event_entry", ("GET", "/games/{id}/events")),
     ("service.api.exports.build_export", ("GET", "/games/{id}/export")),
-    ("service.api.commands.schema_problems", ("POST", "/games/{id}/commands")),
+    ("domain.adjudication.schema_problems", ("POST", "/games/{id}/commands")),
     ("service.api.games.check_creation", ("POST", "/games")),
     ("service.index.GameIndex.select", ("GET", "/games")),
     ("service.api.rulesets.summary", ("GET", "/rulesets")),
