@@ -31,7 +31,8 @@ from eventsourcing.persistence import IntegrityError
 
 from domain import adjudication
 from domain.ruleset import Rejected
-from service.application import Game, IdempotencyKeyReused, Parley
+from service.application import Parley
+from service.game import Game, IdempotencyKeyReused
 
 KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
 

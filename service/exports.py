@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from disputes.export import FORMAT
 from domain.ruleset import ARBITER
-from service.application import Game
+from service.game import Game
 
 
 def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:

@@ -17,8 +17,8 @@ from service import commands
 from service.api import Blueprint, application, authenticate, operations
 from service.api.games import BEARER_AUTH, ETAG_HEADER, GameViewSchema
 from service.api.render import event_entry, game_view
-from service.application import Game
 from service.errors import Problem
+from service.game import Game
 
 blp = Blueprint("commands", __name__, url_prefix="/games",
                 description="Send a seat's command; the rules answer with events or a rejection.")

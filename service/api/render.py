@@ -9,7 +9,7 @@ from domain.adjudication import schema_problems
 from domain.kit import content_size_problems
 from domain.ruleset import InvalidCreation
 from service.api import viewer_for
-from service.application import Game
+from service.game import Game
 
 
 def game_view(game: Game, caller: int | str, reveal_seed: bool = True) -> dict:

@@ -362,7 +362,7 @@ def boom(*args, **kwargs):
     ("service.api.games.check_creation", ("POST", "/games")),
     ("service.index.GameIndex.select", ("GET", "/games")),
     ("service.api.rulesets.summary", ("GET", "/rulesets")),
-    ("service.application.Game.seat_for_token", ("GET", "/games/{id}/legal-commands")),
+    ("service.game.Game.seat_for_token", ("GET", "/games/{id}/legal-commands")),
 ])
 def test_an_unexpected_failure_in_any_route_is_a_bare_500_problem(client, monkeypatch, target, request_):
     game = create(client)
