@@ -16,6 +16,7 @@ Pure: no I/O, no clock, no randomness (a dry run's fresh seed is the caller's).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import jsonschema
@@ -88,14 +89,15 @@ def adjudicate(ruleset, state, seat: int, command: dict, chance) -> list[Event]:
     return json_safe(ruleset.decide(state, seat, command, chance))
 
 
-def dry_run(ruleset, state, seat: int, command: dict, chance, *, viewer, seed: str,
+def dry_run(ruleset, state, seat: int, command: dict, chance, *, viewer, fresh_seed: Callable[[], str],
             position: int) -> tuple[Any, list[Event]]:
     """(the state decided on, the events) for a command that will not be stored, decided on
     the game as `viewer` (the seat, or ARBITER for the host) may imagine it: domain/dry_run.py.
-    seed: fresh randomness drawn by the caller for this dry run alone; position: the game's
-    version. Refused as adjudicate() refuses, a finished game before anything is imagined."""
+    fresh_seed: the caller's fresh randomness for this dry run alone (64 hex digits), drawn
+    once the game is found open; position: the game's version. Refused as adjudicate()
+    refuses, a finished game before anything is imagined."""
     _check_open(ruleset, state)
-    state, chance = imagined(ruleset, state, viewer, chance, seed=seed, position=position)
+    state, chance = imagined(ruleset, state, viewer, chance, seed=fresh_seed(), position=position)
     return state, json_safe(ruleset.decide(state, seat, command, chance))
 
 

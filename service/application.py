@@ -158,7 +158,7 @@ class Parley(Application):
         if dry_run:
             viewer = seat if reporter == "seat" else ARBITER
             game.state, events = adjudication.dry_run(game.ruleset, game.state, seat, command, chance, viewer=viewer,
-                                                      seed=domain_chance.new_seed(), position=game.version)
+                                                      fresh_seed=domain_chance.new_seed, position=game.version)
             game.record(events, command={"seat": seat, "body": json_safe(command)})
             return game, before
         events = adjudication.adjudicate(game.ruleset, game.state, seat, command, chance)

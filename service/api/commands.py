@@ -128,19 +128,11 @@ def _request_hash() -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-# Outcomes as HTTP answers ------------------------------------------------------------------
+# Outcomes as HTTP answers: (body, status, headers), or the problem raised ------------------
 
 def _result(game: Game, events: list, caller, **extra) -> dict:
     return {"version": game.version, "events": [event_entry(game, e, caller) for e in events],
             "game": game_view(game, caller, reveal_seed=not extra.get("dry_run")), **extra}
-
-
-def _version_mismatch(version: int, detail: str) -> Problem:
-    return Problem(412, detail, "VERSION_MISMATCH", headers={"ETag": f'"{version}"'}, version=version)
-
-
-def _refused(rejection) -> Problem:
-    return Problem(422, rejection.detail, rejection.code, section=rejection.rule, ruling=rejection.ruling)
 
 
 ANSWERS = {
@@ -157,9 +149,11 @@ ANSWERS = {
     commands.KeyReused: lambda o, _: Problem(
         422, "This Idempotency-Key was already used for another command in this game; send a new key for a new "
         "command.", "IDEMPOTENCY_KEY_REUSED", section=SERVICE_RULE),
-    commands.PreconditionFailed: lambda o, _: _version_mismatch(
-        o.version, f"The game is at version {o.version}, not the one in If-Match."),
-    commands.Refused: lambda o, _: _refused(o.rejection),
+    commands.PreconditionFailed: lambda o, _: Problem(
+        412, f"The game is at version {o.version}, not the one in If-Match.", "VERSION_MISMATCH",
+        headers={"ETag": f'"{o.version}"'}, version=o.version),
+    commands.Refused: lambda o, _: Problem(
+        422, o.rejection.detail, o.rejection.code, section=o.rejection.rule, ruling=o.rejection.ruling),
     commands.DoesNotMatchSchema: lambda o, _: Problem(
         422, o.rejection.detail, o.rejection.code, section=o.rejection.rule, problems=o.rejection.problems),
     commands.VersionConflict: lambda o, _: Problem(

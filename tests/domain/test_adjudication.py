@@ -59,7 +59,7 @@ def test_a_finished_game_is_refused_before_its_rules_are_asked():
         seat = 1 - seat
     for call in (lambda: adjudication.adjudicate(R, state, 0, {"type": "draw"}, TableChance()),
                  lambda: adjudication.dry_run(R, state, 0, {"type": "draw"}, TableChance(), viewer=0,
-                                              seed="cd" * 32, position=9)):
+                                              fresh_seed=lambda: "cd" * 32, position=9)):
         error = refusal(call)
         assert (error.code, error.rule) == ("GAME_FINISHED", SERVICE_RULE)
         assert error.detail == "This game is finished: no more commands are accepted."
@@ -78,7 +78,7 @@ def test_adjudicate_answers_the_rules_events_in_their_stored_form_and_leaves_the
 def test_a_dry_run_is_decided_on_the_imagined_game():
     state = new_game()
     imagined, events = adjudication.dry_run(R, state, 0, {"type": "draw"}, ServerChance("ab" * 32, 5),
-                                            viewer=ARBITER, seed="cd" * 32, position=5)
+                                            viewer=ARBITER, fresh_seed=lambda: "cd" * 32, position=5)
     assert events == R.decide(state, 0, {"type": "draw"}, ServerChance("cd" * 32, 5))
     assert R.dump_state(imagined) == R.dump_state(state)
 
@@ -89,4 +89,4 @@ def test_adjudication_does_no_io():
                 for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
-    assert imported <= {"__future__", "json", "typing", "jsonschema"}, imported
+    assert imported <= {"__future__", "collections", "json", "typing", "jsonschema"}, imported
