@@ -236,8 +236,6 @@ class IdempotencyKeyReused(Exception):
         self.version = version
 
 
-
-
 class GameMapper(Mapper):
     """The application's mapper: records are read as eventsourcing reads them, and the two
     that begin a game, its Created event and a snapshot, carry the ruleset they name (not
