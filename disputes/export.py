@@ -7,6 +7,10 @@ event must be an object with a string "type", a command's body too, and nothing 
 said of them here. What the schema cannot say (versions in sequence, a command's seat among
 the game's seats, events the rules can apply) is checked where it matters: verify reports it
 as a divergence, replay refuses to show it (docs/disputes.md, "Malformed exports").
+
+FORMAT, the format's name, is defined here alone: the service writes it (service/exports.py)
+and the verifier reads it, as both take the hash chain from disputes/chain.py and the JSON
+form of events from domain/adjudication.py.
 """
 from __future__ import annotations
 

@@ -11,18 +11,15 @@ anything is checked; a well-formed one whose log the rules disagree with is "div
 """
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import jsonschema
-
 from disputes import chain
 from disputes.export import FORMAT, MalformedExport, Unverifiable, check
+from domain import adjudication
 from domain import chance as domain_chance
+from domain.adjudication import json_safe
 from domain.ruleset import InvalidCreation, Rejected
-
-SERVICE_RULE = "Parley: commands"
 
 
 @dataclass
@@ -51,11 +48,6 @@ class Report:
         out = asdict(self)
         out["valid"] = self.valid
         return out
-
-
-def json_safe(value: Any) -> Any:
-    """What the event store keeps of a value; the service stores events in this form."""
-    return json.loads(json.dumps(value))
 
 
 @dataclass
@@ -141,7 +133,10 @@ def check_chain(creation: dict, entries: list[_Entry]) -> tuple[Divergence | Non
 
 
 def _rejection(error: Rejected) -> dict:
-    return {"code": error.code, "rule": error.rule, "detail": error.detail, "ruling": error.ruling}
+    refusal = {"code": error.code, "rule": error.rule, "detail": error.detail, "ruling": error.ruling}
+    if isinstance(error, adjudication.InvalidCommand):
+        refusal["problems"] = error.problems
+    return refusal
 
 
 def _compare(first_version: int, produced: list, recorded: list[_Entry], what: str) -> Divergence | None:
@@ -209,19 +204,15 @@ def readjudicate(ruleset, creation: dict, setup: list[_Entry],
             if not entries:
                 return Divergence(version, "events", "A recorded command with no events: an accepted "
                                   "command always yields at least one event.", recorded=raw)
-            refusal = _service_refusal(ruleset, state, seat, body, len(players))
-            if refusal is None:
-                try:
-                    produced = json_safe(ruleset.decide(state, seat, body, _chance(mode, seed, position)))
-                except Rejected as error:
-                    refusal = error
-                except Exception as error:
-                    return Divergence(version, "rules", f"The rules fail on this command ({type(error).__name__}).",
-                                      recorded=recorded_first)
-            if refusal is not None:
+            try:
+                produced = _adjudicated(ruleset, state, seat, body, len(players), _chance(mode, seed, position))
+            except Rejected as refusal:
                 return Divergence(version, "rules", "The rules refuse the recorded command: "
                                   f"{refusal.detail}", recorded={"command": {"seat": seat, "body": body}},
                                   rule=_rejection(refusal))
+            except Exception as error:
+                return Divergence(version, "rules", f"The rules fail on this command ({type(error).__name__}).",
+                                  recorded=recorded_first)
             divergence = _compare(version, produced, entries, "events")
             if divergence:
                 return divergence
@@ -232,19 +223,12 @@ def readjudicate(ruleset, creation: dict, setup: list[_Entry],
     return None
 
 
-def _service_refusal(ruleset, state, seat, body, seats: int) -> Rejected | None:
-    """What the service refuses before the rules see a command (service/api/commands.py)."""
-    if ruleset.status(state).finished:
-        return Rejected("GAME_FINISHED", SERVICE_RULE, "This game is finished: no more commands are accepted.")
-    if not 0 <= seat < seats:
-        return Rejected("NO_SUCH_SEAT", SERVICE_RULE, f"This game has seats 0 to {seats - 1}.")
-    schema = ruleset.command_schemas.get(body.get("type"))
-    if schema is None:
-        return Rejected("UNKNOWN_COMMAND", SERVICE_RULE, f"{ruleset.name} has no command {body.get('type')!r}.")
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(body))
-    if error is not None:
-        return Rejected("INVALID_COMMAND", SERVICE_RULE, f"The command does not match its schema: {error.message}")
-    return None
+def _adjudicated(ruleset, state, seat: int, body: dict, seats: int, chance) -> list:
+    """The events a recorded command produces, decided as the service decided it when it was
+    sent (domain/adjudication.py: the same checks, in the same order, in the same words)."""
+    adjudication.check_seat(seat, seats)
+    adjudication.admit(ruleset, body)
+    return adjudication.adjudicate(ruleset, state, seat, body, chance)
 
 
 def ruleset_for(creation: dict, rulesets: dict | None):

@@ -10,10 +10,9 @@ Who gets what:
 """
 from __future__ import annotations
 
+from disputes.export import FORMAT
 from domain.ruleset import ARBITER
-from service.application import Game
-
-FORMAT = "parley-export/1"
+from service.game import Game
 
 
 def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:

@@ -5,7 +5,8 @@ whole store, on SQLite, PostgreSQL and in memory alike). Before it answers, a li
 every notification past the last one it has seen and folds it into the index, so a game
 whose creation was stored before the request is always listed, and a game that was never
 stored never is. Each process keeps its own copy (several gunicorn workers each catch up
-from the same log); nothing here writes to the store.
+from the same log: each Parley application holds one, Parley.index); nothing here writes
+to the store.
 
 PostgreSQL inserts take a table lock, so notification ids are assigned in commit order;
 an id can be skipped (a rolled-back insert) but never filled in later.
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+
+from service.game import Game
 
 BATCH = 500
 
@@ -34,17 +37,8 @@ class GameIndex:
     position: int = 0                              # last notification id folded in
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    @classmethod
-    def of(cls, app) -> GameIndex:
-        """The index of this application's store (a new store, a new index)."""
-        index = app.__dict__.get("_game_index")
-        if index is None:
-            index = app.__dict__.setdefault("_game_index", cls())
-        return index
-
     def catch_up(self, app) -> None:
-        from service.application import Game
-
+        """Fold in every notification of `app`'s store past the last one folded in."""
         with self.lock:
             while True:
                 batch = app.recorder.select_notifications(start=self.position + 1, limit=BATCH)

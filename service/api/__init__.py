@@ -20,8 +20,9 @@ from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from domain.ruleset import ARBITER
-from service.application import Game, GameNotFound, Parley
+from service.application import GameNotFound, Parley
 from service.errors import DOCUMENTED, PROBLEM_JSON, SERVER_LIMITS, Problem, ProblemSchema
+from service.game import Game
 
 BEARER = re.compile(r"^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$", re.IGNORECASE)
 

@@ -11,11 +11,11 @@ from uuid import UUID
 import marshmallow as ma
 from flask import request
 
-from disputes.export import SCHEMA, MalformedExport
+from disputes.export import FORMAT, SCHEMA, MalformedExport
 from service.api import Blueprint, application, authenticate_reader, loads_strictly
 from service.api.games import BEARER_AUTH, ETAG_HEADER
 from service.errors import Problem
-from service.exports import FORMAT, build_export
+from service.exports import build_export
 
 blp = Blueprint("exports", __name__, url_prefix="/games",
                 description="Export a game's log with its hash chain, to verify it anywhere.")

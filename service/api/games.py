@@ -11,7 +11,6 @@ from service.api import Blueprint, application, authenticate
 from service.api.names import enforce_names
 from service.api.render import check_creation, game_view
 from service.errors import Problem
-from service.index import GameIndex
 
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Create a game, then read it with a seat's or the host's token.")
@@ -175,8 +174,7 @@ def list_games(query: dict):
 
     Public: it shows what a table would see from across the room (names, game, whether it is
     over), never a token or anything a game's rules hide."""
-    index = GameIndex.of(application())
-    index.catch_up(application())
+    index = application().list_games()
     after = str(query["after"]) if "after" in query else None
     rows, cursor = index.select(query.get("ruleset"), query.get("status"), query.get("player"),
                                 after, query["limit"])

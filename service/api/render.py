@@ -5,12 +5,11 @@ The server seed is never shown before the game is finished.
 """
 from __future__ import annotations
 
-import jsonschema
-
-from domain.kit import content_size_problems, error_message
+from domain.adjudication import schema_problems
+from domain.kit import content_size_problems
 from domain.ruleset import InvalidCreation
 from service.api import viewer_for
-from service.application import Game
+from service.game import Game
 
 
 def game_view(game: Game, caller: int | str, reveal_seed: bool = True) -> dict:
@@ -63,16 +62,6 @@ def event_entry(game: Game, stored, caller: int | str) -> dict:
         entry["command"] = {"seat": actor,
                             "body": ruleset.redact_command(stored.command["body"], actor, viewer)}
     return entry
-
-
-def schema_problems(schema: dict, instance, where: str) -> list[str]:
-    """Every way `instance` breaks a JSON Schema, as short sentences."""
-    validator = jsonschema.Draft202012Validator(schema)
-    problems = []
-    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.path))):
-        path = "/".join(str(p) for p in error.path)
-        problems.append(f"{where}{'/' + path if path else ''}: {error_message(error)}")
-    return problems
 
 
 def check_creation(ruleset, players: list[str], options, content) -> None:

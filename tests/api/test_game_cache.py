@@ -1,4 +1,4 @@
-"""Each process keeps the games it served last (service/application.py, GameCache): a kept game
+"""Each process keeps the games it served last (service/cache.py, GameCache): a kept game
 brought up to date must equal the game loaded afresh, whoever stored the events since, and
 nothing a request does to its copy (a dry run, a rejected command) may reach the kept game."""
 from __future__ import annotations

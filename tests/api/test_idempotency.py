@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from service.application import Game
+from service.game import Game
 from tests.fakes.http import create
 
 PROBLEM = "application/problem+json"

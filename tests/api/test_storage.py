@@ -8,7 +8,7 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from service.application import Game
+from service.game import Game
 from tests.fakes.http import create
 
 
@@ -151,6 +151,74 @@ def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
         again = reopened.send(command, headers={"Idempotency-Key": "after-upgrade"})
         assert first.status_code == 200 and again.get_json() == first.get_json()
     app.extensions["parley"].close()
+
+
+def test_a_game_stored_before_the_aggregate_moved_to_service_game_still_loads(tmp_path, monkeypatch):
+    """Every record names its class by topic (module:qualname), and the aggregate moved from
+    service/application.py to service/game.py: events and snapshots stored under the old
+    topics load as before (service/game.py registers them), and new ones take the new."""
+    import sqlite3
+
+    import eventsourcing.utils
+
+    from service import create_app
+    from tests.fakes import hoard
+
+    def parley_app():
+        return create_app({"RULESETS": {hoard.RULESET.id: hoard.RULESET}, "SNAPSHOT_INTERVAL": 4,
+                           "PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                                           "SQLITE_DBNAME": str(tmp_path / "moved.sqlite")}})
+
+    app = parley_app()
+    game = create(app.test_client())
+    game.play_to_the_end(random.Random(3), max_commands=6)
+    game_id = UUID(game.id)
+    last = game.view()["version"]
+    before = [comparable(app.extensions["parley"].get_game(game_id, version=v)) for v in range(1, last + 1)]
+    events = game.all_events()
+    app.extensions["parley"].close()
+
+    rewritten = 0
+    with sqlite3.connect(tmp_path / "moved.sqlite") as connection:
+        for table in ("stored_events", "stored_snapshots"):
+            rows = connection.execute(f"SELECT originator_id, originator_version, topic, state FROM {table}").fetchall()
+            for originator, version, topic, state in rows:
+                assert topic.startswith("service.game:Game")
+                old_state = bytes(state).replace(b'"service.game:Game', b'"service.application:Game')
+                connection.execute(f"UPDATE {table} SET topic = ?, state = ? WHERE originator_id = ? AND "
+                                   "originator_version = ?",
+                                   (topic.replace("service.game:", "service.application:"), old_state,
+                                    originator, version))
+                rewritten += 1
+        assert connection.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0] >= 1
+    assert rewritten == last + len(before) // 4
+    # Found by the registered topics, not by importing the old module (which still imports Game).
+    real = eventsourcing.utils.importlib
+
+    class NoOldModule:
+        @staticmethod
+        def import_module(name, *args):
+            assert name != "service.application", "an old topic was resolved by importing its module"
+            return real.import_module(name, *args)
+
+    monkeypatch.setattr(eventsourcing.utils, "importlib", NoOldModule)
+
+    app = parley_app()
+    parley = app.extensions["parley"]
+    assert [comparable(parley.get_game(game_id, version=v)) for v in range(1, last + 1)] == before
+    assert comparable(parley.replay(game_id)) == before[-1]
+    client = app.test_client()
+    assert [g["id"] for g in client.get("/games").get_json()["games"]] == [game.id]
+    reopened = type(game)(client, game.created)
+    assert reopened.all_events() == events
+    if reopened.legal():
+        assert reopened.send(reopened.legal()[0]).status_code == 200
+        assert parley.stored_events(game_id)[-1].originator_version > last
+    app.extensions["parley"].close()
+    with sqlite3.connect(tmp_path / "moved.sqlite") as connection:
+        topics = [t for (t,) in connection.execute("SELECT topic FROM stored_events ORDER BY originator_version")]
+    assert topics[:last] == [t.replace("service.game:", "service.application:") for t in topics[:last]]
+    assert all(t.startswith("service.game:") for t in topics[last:])
 
 
 def test_a_save_whose_lost_first_attempt_had_committed_answers_success_not_a_conflict(app, client, monkeypatch):

@@ -358,11 +358,11 @@ def boom(*args, **kwargs):
     ("service.api.games.game_view", ("GET", "/games/{id}")),
     ("service.api.events.event_entry", ("GET", "/games/{id}/events")),
     ("service.api.exports.build_export", ("GET", "/games/{id}/export")),
-    ("service.api.commands.schema_problems", ("POST", "/games/{id}/commands")),
+    ("domain.adjudication.schema_problems", ("POST", "/games/{id}/commands")),
     ("service.api.games.check_creation", ("POST", "/games")),
     ("service.index.GameIndex.select", ("GET", "/games")),
     ("service.api.rulesets.summary", ("GET", "/rulesets")),
-    ("service.application.Game.seat_for_token", ("GET", "/games/{id}/legal-commands")),
+    ("service.game.Game.seat_for_token", ("GET", "/games/{id}/legal-commands")),
 ])
 def test_an_unexpected_failure_in_any_route_is_a_bare_500_problem(client, monkeypatch, target, request_):
     game = create(client)

@@ -156,6 +156,44 @@ def test_a_command_moved_to_another_seat_and_re_chained_is_refused_by_the_rules(
         assert found.check == "events"
 
 
+def appended(document: dict, seat: int, body: dict) -> dict:
+    """The export with one more command at its end (one made-up event), re-chained."""
+    document = tampered(document)
+    version = document["version"] + 1
+    document["commands"].append({"seat": seat, "body": body, "version_before": version - 1, "events": [
+        {"version": version, "event": {"type": "Forged"}, "salt": "0" * 32, "hash": None}]})
+    document["version"] = version
+    return rechain(document)
+
+
+@pytest.mark.parametrize("body, finished", [
+    ({"type": "summon_kraken"}, False),
+    ({"type": "roll_dice", "kraken": True, "extra": [1]}, False),
+    ({"type": "roll_dice"}, True),
+], ids=["unknown command", "off its schema", "after the end"])
+def test_a_forged_command_is_refused_with_the_services_own_answer(finished_games, running_games, body, finished):
+    """The verifier and the service decide a command with the same checks (domain/adjudication.py):
+    a forged record is refused with the code, section, words and problems the service answers."""
+    game = (finished_games if finished else running_games)[(CORSAIRS, "server")]
+    found = divergence(appended(export(game), 0, body))
+    assert (found.check, found.version) == ("rules", export(game)["version"] + 1)
+    answer = game.send({**body, "seat": 0}, game.host)
+    assert answer.status_code == 422
+    problem = answer.get_json()
+    assert found.rule["code"] == problem["code"] and found.rule["rule"] == problem["section"] == "Parley: commands"
+    assert found.detail == f"The rules refuse the recorded command: {problem['detail']}"
+    assert found.rule.get("problems") == problem.get("problems")
+    assert problem["code"] == ("GAME_FINISHED" if finished else "UNKNOWN_COMMAND" if "kraken" in body["type"]
+                               else "INVALID_COMMAND")
+
+
+def test_a_forged_command_by_a_seat_the_game_lacks_is_refused_as_the_service_refuses_it(running_games):
+    game = running_games[(CORSAIRS, "server")]
+    found = divergence(appended(export(game), 5, {"type": "summon_kraken"}))
+    assert found.rule["code"] == "NO_SUCH_SEAT" and found.rule["detail"] == "This game has seats 0 to 1."
+    assert game.send({"type": "summon_kraken", "seat": 5}, game.host).get_json()["detail"] == found.rule["detail"]
+
+
 @pytest.mark.parametrize("kind", SERVER_KINDS, ids=ids)
 def test_a_wrong_seed_is_found_against_the_commitment(finished_exports, kind):
     document = tampered(finished_exports[kind])

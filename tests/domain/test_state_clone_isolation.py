@@ -1,6 +1,6 @@
 """A state's clone() shares nothing that evolve() changes.
 
-decide() drafts on a clone, and the service's game cache (service/application.py) hands each
+decide() drafts on a clone, and the service's game cache (service/cache.py) hands each
 request a clone of the game it keeps: if evolving a clone changed the original, a rejected
 command or a dry run would leak into the kept game."""
 from __future__ import annotations

@@ -1,0 +1,105 @@
+"""Whether a command is admitted, and what it produces: the one home of both, for every game.
+
+The service (service/commands.py) and the offline verifier (disputes/verify.py) call these in
+this order, so a log the service wrote is re-adjudicated with the same checks and words:
+
+    check_seat(seat, seats)                          NO_SUCH_SEAT
+    admit(ruleset, command)                          UNKNOWN_COMMAND, INVALID_COMMAND (InvalidCommand)
+    (the service's version checks come here: 409, 412; they are not the rules')
+    adjudicate(ruleset, state, seat, command, chance) GAME_FINISHED, then the ruleset's decide
+    or dry_run(...) for a command that is not to be stored
+
+Every refusal is a Rejected (domain/ruleset.py) citing SERVICE_RULE, with words that name
+nothing a seat may not see. A game's own checks (its turn, its phase) stay in its decide.
+Pure: no I/O, no clock, no randomness (a dry run's fresh seed is the caller's).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import jsonschema
+
+from .dry_run import imagined
+from .kit import Section, error_message
+from .ruleset import Event, Rejected
+
+SERVICE_RULE = Section("Parley: commands")
+
+
+def json_safe(value: Any) -> Any:
+    """What a value becomes after a trip through the event store (tuples -> lists, ...).
+
+    The service stores events, commands and creation records in this form and applies them
+    in it on the live path too, so a game evolved in memory and the same game replayed from
+    storage are identical; the verifier compares the rules' events in it."""
+    return json.loads(json.dumps(value))
+
+
+class InvalidCommand(Rejected):
+    """The command's body breaks its JSON Schema: `problems` says how, one line each."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("INVALID_COMMAND", SERVICE_RULE, "The command does not match its schema: see 'problems'.")
+        self.problems = list(problems)
+
+
+def schema_problems(schema: dict, instance, where: str) -> list[str]:
+    """Every way `instance` breaks a JSON Schema, as short sentences ('where/path: message')."""
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.path))):
+        path = "/".join(str(p) for p in error.path)
+        problems.append(f"{where}{'/' + path if path else ''}: {error_message(error)}")
+    return problems
+
+
+def check_seat(seat: int, seats: int) -> None:
+    """The seat acted for is one of the game's `seats` seats."""
+    if not 0 <= seat < seats:
+        raise Rejected("NO_SUCH_SEAT", SERVICE_RULE, f"This game has seats 0 to {seats - 1}.")
+
+
+def admit(ruleset, command: dict) -> None:
+    """The command is one of the game's, and its body matches that command's schema.
+
+    Neither depends on the game's state. Raises Rejected (UNKNOWN_COMMAND, listing the game's
+    commands) or InvalidCommand (every schema problem)."""
+    kind = command.get("type")
+    schema = ruleset.command_schemas.get(kind)
+    if schema is None:
+        raise Rejected("UNKNOWN_COMMAND", SERVICE_RULE,
+                       f"{ruleset.name} has no command '{kind}'; its commands are "
+                       f"{', '.join(sorted(ruleset.command_schemas))}.")
+    problems = schema_problems(schema, command, "command")
+    if problems:
+        raise InvalidCommand(problems)
+
+
+def _check_open(ruleset, state) -> None:
+    if ruleset.status(state).finished:
+        raise Rejected("GAME_FINISHED", SERVICE_RULE, "This game is finished: no more commands are accepted.")
+
+
+def adjudicate(ruleset, state, seat: int, command: dict, chance) -> list[Event]:
+    """The events an admitted command produces (in their stored, JSON form), or Rejected: the
+    game is finished, or the ruleset's decide refuses it. `state` is not changed."""
+    _check_open(ruleset, state)
+    return json_safe(ruleset.decide(state, seat, command, chance))
+
+
+def dry_run(ruleset, state, seat: int, command: dict, chance, *, viewer, fresh_seed: Callable[[], str],
+            position: int) -> tuple[Any, list[Event]]:
+    """(the state decided on, the events) for a command that will not be stored, decided on
+    the game as `viewer` (the seat, or ARBITER for the host) may imagine it: domain/dry_run.py.
+    fresh_seed: the caller's fresh randomness for this dry run alone (64 hex digits), drawn
+    once the game is found open; position: the game's version. Refused as adjudicate()
+    refuses, a finished game before anything is imagined."""
+    _check_open(ruleset, state)
+    state, chance = imagined(ruleset, state, viewer, chance, seed=fresh_seed(), position=position)
+    return state, json_safe(ruleset.decide(state, seat, command, chance))
+
+
+__all__ = ["SERVICE_RULE", "InvalidCommand", "adjudicate", "admit", "check_seat", "dry_run",
+           "json_safe", "schema_problems"]

@@ -1,0 +1,272 @@
+"""The Game aggregate: one game's record in the event store, and how it is read back.
+
+A game holds who sits where (by token hash), where chance comes from, and the rules' state;
+its events are the creation record and every event the rules produced (disputes/chain.py
+links them in a hash chain). The rules are not stored: a game is given its ruleset, by the id
+it was created with, as it begins (GameMapper, when its first record is read from the store;
+Parley.create_game, when it is created), and asks nothing else of the world.
+
+The classes' topics (module:qualname) are stored with every event and snapshot. They were
+`service.application:Game...` until the aggregate moved here; those topics are registered
+for the classes below, so every record stored before still loads.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+from typing import Any
+
+from eventsourcing.domain import Aggregate, Snapshot, event
+from eventsourcing.persistence import Mapper
+from eventsourcing.utils import register_topic
+
+from disputes import chain
+from domain import chance as domain_chance
+
+# The key under which a record read from the store carries the ruleset of its game (GameMapper).
+RULESET = "ruleset"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Game(Aggregate):
+    """One game: who sits where (by token hash), where chance comes from, and the rules' state.
+
+    Every stored record carries a salt and a hash chaining it to the one before
+    (disputes/chain.py); `head_hash` is the hash of the latest record.
+
+    `idempotency` remembers each Idempotency-Key a command was accepted with (hashed with the
+    caller, see service/commands.py): {key hash: {"request", "first", "last"}}. It is
+    rebuilt from the events that carry the keys, so it survives restarts and every worker
+    sees the same keys. Class version 2 added it; older snapshots are upcast with none.
+    """
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict) -> None:
+        state["idempotency"] = {}
+
+    class Created(Aggregate.Created):
+        ruleset_id: str
+        ruleset_version: str
+        seats: list
+        seat_token_hashes: list
+        host_token_hash: str
+        chance_mode: str
+        commitment: str | None
+        seed: str | None
+        options: dict | None
+        content: dict | None
+        table_setup: dict | None
+        salt: str | None
+        hash: str | None
+
+        def apply(self, game: Game) -> None:
+            # Read from the store, the record carries the ruleset it names (GameMapper); on
+            # the live path the game is given its rules by Parley.create_game.
+            ruleset = vars(self).get(RULESET)
+            if ruleset is not None:
+                game.begin(ruleset)
+
+    @event(Created)
+    def __init__(self, ruleset_id: str, ruleset_version: str, seats: list,
+                 seat_token_hashes: list, host_token_hash: str, chance_mode: str,
+                 commitment: str | None, seed: str | None, options: dict | None,
+                 content: dict | None, table_setup: dict | None,
+                 salt: str | None = None, hash: str | None = None):
+        self.ruleset_id = ruleset_id
+        self.ruleset_version = ruleset_version
+        self.seats = seats
+        self.seat_token_hashes = seat_token_hashes
+        self.host_token_hash = host_token_hash
+        self.chance_mode = chance_mode
+        self.commitment = commitment
+        self.seed = seed
+        self.options = options
+        self.content = content
+        self.table_setup = table_setup
+        self.head_hash = hash
+        self.idempotency = {}
+        self.state = None  # the rules' state: begin() sets it, from the ruleset the game is given
+
+    def begin(self, ruleset) -> None:
+        """Give the new game its rules (Created.apply, or Parley.create_game on the live path)."""
+        self.ruleset = ruleset
+        self.state = ruleset.initial_state()
+
+    class Happened(Aggregate.Event):
+        """One event the rules produced; the first of a command's batch carries the command.
+
+        `hash` chains it to the record before (disputes/chain.py); events stored before the
+        chain existed read back with salt and hash None.
+
+        `idempotency` (class version 2) is on the first event of a command sent with an
+        Idempotency-Key: {"key": hash of caller and key, "request": hash of the body,
+        "events": events in the batch}. It is not part of the hash chain nor of exports: it
+        says how the command arrived, not what the rules did.
+        """
+
+        class_version = 2
+
+        event: dict
+        command: dict | None
+        salt: str | None = None
+        hash: str | None = None
+        idempotency: dict | None = None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict) -> None:
+            state["idempotency"] = None
+
+        def apply(self, game: Game) -> None:
+            game.state = game.ruleset.evolve(game.state, self.event)
+            game.head_hash = self.hash
+            if self.idempotency:
+                first = self.originator_version
+                game.idempotency[self.idempotency["key"]] = {
+                    "request": self.idempotency["request"], "first": first,
+                    "last": first + self.idempotency["events"] - 1}
+
+    class Snapshot(Snapshot):
+        """The aggregate's fields, with the rules' state in the ruleset's own JSON form (the
+        ruleset itself is not stored: read from the store, the snapshot carries it, GameMapper)."""
+
+        @classmethod
+        def take(cls, aggregate: Game) -> Game.Snapshot:
+            snapshot = super().take(aggregate)
+            state = dict(snapshot.state)
+            state.pop("ruleset", None)
+            state["state"] = aggregate.ruleset.dump_state(aggregate.state)
+            object.__setattr__(snapshot, "state", state)
+            return snapshot
+
+        def mutate(self, _: None) -> Game:
+            game = super().mutate(None)
+            ruleset = vars(self).get(RULESET)
+            if ruleset is None:
+                raise LookupError(f"no ruleset {self.state['ruleset_id']!r} for game {self.originator_id}")
+            game.ruleset = ruleset
+            game.state = ruleset.load_state(game.state)
+            return game
+
+    def record(self, events: list[dict], command: dict | None,
+               idempotency: tuple[str, str] | None = None) -> None:
+        """Trigger one Happened per event; the first carries the command (and the key)."""
+        for i, domain_event in enumerate(events):
+            carried = command if i == 0 else None
+            salt = chain.new_salt()
+            link = chain.event_hash(self.head_hash, self.version + 1, salt, domain_event, carried)
+            key = None
+            if i == 0 and idempotency is not None:
+                key = {"key": idempotency[0], "request": idempotency[1], "events": len(events)}
+            self.trigger_event(self.Happened, event=domain_event, command=carried,
+                               salt=salt, hash=link, idempotency=key)
+
+    def earlier_result(self, key: str, request: str) -> dict | None:
+        """The versions a command accepted with this key produced, or None if it is new.
+
+        Raises IdempotencyKeyReused when the key came with another request body."""
+        known = self.idempotency.get(key)
+        if known is None:
+            return None
+        if not hmac.compare_digest(known["request"], request):
+            raise IdempotencyKeyReused(known["first"] - 1)
+        return known
+
+    def creation_content(self) -> dict:
+        return chain.creation_content(self.ruleset_id, self.ruleset_version, self.seats,
+                                      self.options, self.content, self.table_setup,
+                                      self.chance_mode, self.commitment)
+
+    # Reading the game -------------------------------------------------------------
+
+    def seat_for_token(self, token: str) -> int | str | None:
+        """The seat number, "host", or None. Every hash is compared, in constant time."""
+        digest = hash_token(token)
+        found: int | str | None = None
+        for seat, seat_hash in enumerate(self.seat_token_hashes):
+            if hmac.compare_digest(digest, seat_hash):
+                found = seat
+        if hmac.compare_digest(digest, self.host_token_hash):
+            found = "host"
+        return found
+
+    @property
+    def status(self):
+        return self.ruleset.status(self.state)
+
+    def chance(self, reporter: str = "table") -> Any:
+        """reporter: who sends table outcomes, "host" or "seat" (a seat may not report draws:
+        docs/rulings.md TM-1); "table" accepts all, as when an export is verified."""
+        if self.chance_mode == "server":
+            return domain_chance.ServerChance(self.seed, position=self.version)
+        return domain_chance.TableChance(reporter)
+
+
+def project_game(game: Game | None, stored_events) -> Game | None:
+    """Fold stored events into a game (eventsourcing's default projector spends most of a
+    replay in a per-event Protocol isinstance check; our events all know how to mutate)."""
+    for stored in stored_events:
+        game = stored.mutate(game)
+    return game
+
+
+def copy_game(game: Game) -> Game:
+    """A copy of a game that shares nothing a command changes: the rules' state is cloned
+    (state.clone(), the copy decide() drafts on, where the state has one; else deepcopy);
+    pending events are not carried over."""
+    new = object.__new__(type(game))
+    new.__dict__.update(game.__dict__)
+    new.idempotency = dict(game.idempotency)  # a command's key is kept only once it is stored
+    clone = getattr(game.state, "clone", None)
+    new.state = clone() if clone is not None else copy.deepcopy(game.state)
+    new._pending_events = []
+    return new
+
+
+class IdempotencyKeyReused(Exception):
+    """An Idempotency-Key already accepted with another body."""
+
+    def __init__(self, version: int):
+        super().__init__(f"key first used at version {version}")
+        self.version = version
+
+
+class GameMapper(Mapper):
+    """The application's mapper: records are read as eventsourcing reads them, and the two
+    that begin a game, its Created event and a snapshot, carry the ruleset they name (not
+    stored; `rulesets` is the application's). A game folded from them, by any projector or
+    by hand, has its rules; a ruleset the application does not serve leaves the record
+    without one (the game list still reads it; loading that game fails)."""
+
+    rulesets: dict = {}
+
+    def to_domain_event(self, stored_event):
+        domain_event = super().to_domain_event(stored_event)
+        if isinstance(domain_event, Game.Created):
+            ruleset = self.rulesets.get(domain_event.ruleset_id)
+        elif isinstance(domain_event, Game.Snapshot):
+            ruleset = self.rulesets.get(domain_event.state.get("ruleset_id"))
+        else:
+            return domain_event
+        if ruleset is not None:
+            vars(domain_event)[RULESET] = ruleset
+        return domain_event
+
+
+# Before the aggregate moved here (issue 14), its records were stored under these topics.
+OLD_TOPICS = {
+    "service.application:Game": Game,
+    "service.application:Game.Created": Game.Created,
+    "service.application:Game.Happened": Game.Happened,
+    "service.application:Game.Snapshot": Game.Snapshot,
+}
+for _topic, _cls in OLD_TOPICS.items():
+    register_topic(_topic, _cls)
+
+
+__all__ = ["Game", "GameMapper", "IdempotencyKeyReused", "OLD_TOPICS", "copy_game", "hash_token", "project_game"]
