@@ -6,9 +6,8 @@ links them in a hash chain). The rules are not stored: a game is given its rules
 it was created with, as it begins (GameMapper, when its first record is read from the store;
 Parley.create_game, when it is created), and asks nothing else of the world.
 
-The classes' topics (module:qualname) are stored with every event and snapshot. They were
-`service.application:Game...` until the aggregate moved here; those topics are registered
-for the classes below, so every record stored before still loads.
+The classes' topics are stored with every event and snapshot. They stay
+`service.application:Game...`, where the aggregate lived before it moved here (TOPICS).
 """
 from __future__ import annotations
 
@@ -258,15 +257,20 @@ class GameMapper(Mapper):
         return domain_event
 
 
-# Before the aggregate moved here (issue 14), its records were stored under these topics.
-OLD_TOPICS = {
-    "service.application:Game": Game,
-    "service.application:Game.Created": Game.Created,
-    "service.application:Game.Happened": Game.Happened,
-    "service.application:Game.Snapshot": Game.Snapshot,
+# The topics stored with every record stay those the aggregate had before it moved here
+# (issue 14): every record stored before loads, and a build from before the move still reads
+# what this one writes (a rollback, or old and new workers side by side). eventsourcing takes a
+# class's topic from its TOPIC attribute; each is registered so that reading one never imports
+# the old module.
+TOPICS = {
+    Game: "service.application:Game",
+    Game.Created: "service.application:Game.Created",
+    Game.Happened: "service.application:Game.Happened",
+    Game.Snapshot: "service.application:Game.Snapshot",
 }
-for _topic, _cls in OLD_TOPICS.items():
+for _cls, _topic in TOPICS.items():
+    _cls.TOPIC = _topic
     register_topic(_topic, _cls)
 
 
-__all__ = ["Game", "GameMapper", "IdempotencyKeyReused", "OLD_TOPICS", "copy_game", "hash_token", "project_game"]
+__all__ = ["Game", "GameMapper", "IdempotencyKeyReused", "TOPICS", "copy_game", "hash_token", "project_game"]

@@ -153,10 +153,12 @@ def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
     app.extensions["parley"].close()
 
 
-def test_a_game_stored_before_the_aggregate_moved_to_service_game_still_loads(tmp_path, monkeypatch):
-    """Every record names its class by topic (module:qualname), and the aggregate moved from
-    service/application.py to service/game.py: events and snapshots stored under the old
-    topics load as before (service/game.py registers them), and new ones take the new."""
+def test_records_keep_the_topics_they_had_before_the_aggregate_moved_to_service_game(tmp_path, monkeypatch):
+    """Every record names its class by topic, and the aggregate moved from
+    service/application.py to service/game.py (issue 14). Records are still stored under the
+    old topics (Game.TOPIC...), so what was stored before loads, and what is stored now can
+    be read by a build from before the move (a rollback; old and new workers side by side).
+    Reading them never imports the old module."""
     import sqlite3
 
     import eventsourcing.utils
@@ -178,21 +180,16 @@ def test_a_game_stored_before_the_aggregate_moved_to_service_game_still_loads(tm
     events = game.all_events()
     app.extensions["parley"].close()
 
-    rewritten = 0
+    old = {"service.application:Game", "service.application:Game.Created", "service.application:Game.Happened",
+           "service.application:Game.Snapshot"}
     with sqlite3.connect(tmp_path / "moved.sqlite") as connection:
-        for table in ("stored_events", "stored_snapshots"):
-            rows = connection.execute(f"SELECT originator_id, originator_version, topic, state FROM {table}").fetchall()
-            for originator, version, topic, state in rows:
-                assert topic.startswith("service.game:Game")
-                old_state = bytes(state).replace(b'"service.game:Game', b'"service.application:Game')
-                connection.execute(f"UPDATE {table} SET topic = ?, state = ? WHERE originator_id = ? AND "
-                                   "originator_version = ?",
-                                   (topic.replace("service.game:", "service.application:"), old_state,
-                                    originator, version))
-                rewritten += 1
+        rows = [row for table in ("stored_events", "stored_snapshots")
+                for row in connection.execute(f"SELECT topic, state FROM {table}").fetchall()]
         assert connection.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0] >= 1
-    assert rewritten == last + len(before) // 4
-    # Found by the registered topics, not by importing the old module (which still imports Game).
+    assert len(rows) == last + len(before) // 4
+    assert {topic for topic, _ in rows} <= old
+    assert all(b"service.game" not in bytes(state) for _, state in rows)
+
     real = eventsourcing.utils.importlib
 
     class NoOldModule:
@@ -211,14 +208,7 @@ def test_a_game_stored_before_the_aggregate_moved_to_service_game_still_loads(tm
     assert [g["id"] for g in client.get("/games").get_json()["games"]] == [game.id]
     reopened = type(game)(client, game.created)
     assert reopened.all_events() == events
-    if reopened.legal():
-        assert reopened.send(reopened.legal()[0]).status_code == 200
-        assert parley.stored_events(game_id)[-1].originator_version > last
     app.extensions["parley"].close()
-    with sqlite3.connect(tmp_path / "moved.sqlite") as connection:
-        topics = [t for (t,) in connection.execute("SELECT topic FROM stored_events ORDER BY originator_version")]
-    assert topics[:last] == [t.replace("service.game:", "service.application:") for t in topics[:last]]
-    assert all(t.startswith("service.game:") for t in topics[last:])
 
 
 def test_a_save_whose_lost_first_attempt_had_committed_answers_success_not_a_conflict(app, client, monkeypatch):
