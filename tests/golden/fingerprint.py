@@ -54,7 +54,7 @@ def fingerprint(ruleset, game_no: int, n_players: int) -> str:
     for e in events:
         state = ruleset.evolve(state, e)
     _line(out, "setup", events)
-    for step in range(STEPS):
+    for _ in range(STEPS):
         status = ruleset.status(state)
         _line(out, "status", status.finished, status.to_move, status.phase, status.result)
         _line(out, "snapshot", ruleset.dump_state(state))
