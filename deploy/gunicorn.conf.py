@@ -11,13 +11,15 @@ import os
 import shutil
 import tempfile
 
-# Two workers of four threads each (gunicorn's gthread worker). Measured on the 2-core machine
-# (docs/performance.md): threads keep connections alive, where the sync worker accepts and
-# closes a connection per request and then idles until the client has closed its end; about
-# 1 ms of worker CPU per command went on that. One worker per core; the threads overlap one
-# request's database waits with another's Python.
+# Two workers (one per core of the 2-core machine), each running gevent (service/serving.py):
+# a connection costs a greenlet while it idles, dribbles its request or waits on the database,
+# so slow and idle clients cannot hold the workers, and live updates' long-lived connections
+# cost little. service.serving.Worker is gunicorn's gevent worker with deadlines for reading
+# a request (PARLEY_HEADER_SECONDS, PARLEY_BODY_SECONDS); CPU-heavy requests run in native
+# threads (serving.offload). Up to GUNICORN_CONNECTIONS open connections per worker.
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+worker_class = "service.serving.Worker"
+worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "2000"))
 preload_app = False
 # How long an idle kept-alive connection stays open. gunicorn's default, 2 s, closes
 # connections that clients still hold in their pools, and a request sent on one just as it
@@ -111,3 +113,13 @@ def pre_request(worker, req):
         if name == "CONTENT-LENGTH" and value.isdigit() and int(value) > UNDRAINED_BODY:
             req.must_close = True
 
+
+
+def worker_exit(server, worker):
+    """Close the worker's event store (its database connections) while the worker can still
+    wait: left to the garbage collector, the pool is closed while gevent's hub is being torn
+    down, and each worker prints a "greenlet is being finalized" traceback as it stops."""
+    app = getattr(worker, "wsgi", None)
+    parley = getattr(app, "extensions", {}).get("parley") if app is not None else None
+    if parley is not None:
+        parley.close()

@@ -1,0 +1,161 @@
+"""How the Procfile's gunicorn serves Parley: gevent connections with deadlines for reading a
+request, and CPU-heavy work handed to real threads.
+
+The serving model (docs/performance.md, "Serving model"): each gunicorn worker runs gevent.
+A connection costs a greenlet (a few KB) while it is idle, slow, or waiting on the database,
+never an OS thread, so slow and idle clients cannot starve the workers, and many long-lived
+connections (live updates) each cost little. psycopg 3 cooperates with gevent by itself.
+
+gevent switches only where a greenlet waits, so two things are added to gunicorn's gevent
+worker:
+
+- **Deadlines for reading a request** (`Worker`). A request's header must arrive whole within
+  PARLEY_HEADER_SECONDS (10 s) of its first byte, and its body within PARLEY_BODY_SECONDS (30 s)
+  of the end of the header. Past the first, the client gets 408 problem+json and the
+  connection is closed; past the second, the app answers 408 (`BodyTimeout`). Between
+  requests, a kept-alive connection may idle for gunicorn's `keepalive`.
+- **Offloading** (`offload`): work that holds the CPU for long (re-adjudicating an export,
+  validating custom content) runs in gevent's pool of native threads, so the worker's other
+  connections are still served meanwhile (the interpreter preempts threads, not greenlets).
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import os
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from werkzeug.exceptions import RequestTimeout
+
+T = TypeVar("T")
+
+HEADER_SECONDS = float(os.environ.get("PARLEY_HEADER_SECONDS", "10"))
+BODY_SECONDS = float(os.environ.get("PARLEY_BODY_SECONDS", "30"))
+_END_OF_HEADER = b"\r\n\r\n"
+
+class BodyTimeout(RequestTimeout):
+    """The request's body did not arrive in time: the app answers 408 problem+json."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"The request's body did not arrive within {seconds:g} seconds of its header.")
+
+
+class DeadlineSocket:
+    """A client socket that enforces the deadlines for reading each request.
+
+    It follows the connection as gunicorn uses it: bytes received while idle start a request
+    (the header's deadline starts), the end of the header starts the body's deadline, and
+    sending the answer makes the connection idle again. Everything else is the socket's."""
+
+    def __init__(self, sock, header_seconds: float = HEADER_SECONDS, body_seconds: float = BODY_SECONDS,
+                 clock: Callable[[], float] = time.monotonic):
+        self._sock = sock
+        self._header_seconds, self._body_seconds = header_seconds, body_seconds
+        self._clock = clock
+        self._state = "idle"  # idle -> header -> body -> (answer sent) idle
+        self._deadline: float | None = None
+        self._tail = b""  # the last bytes of the header so far, to find its end across reads
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+    def recv(self, size: int, *flags) -> bytes:
+        if self._state == "idle":
+            data = self._sock.recv(size, *flags)  # gunicorn's keepalive bounds the idle wait
+            if data:
+                self._state, self._deadline = "header", self._clock() + self._header_seconds
+                self._saw(data)
+            return data
+        data = self._recv_before_deadline(size, *flags)
+        if self._state == "header":
+            self._saw(data)
+        return data
+
+    def _recv_before_deadline(self, size: int, *flags) -> bytes:
+        left = (self._deadline or 0) - self._clock()
+        if left > 0:
+            previous = self._sock.gettimeout()
+            self._sock.settimeout(left)
+            try:
+                return self._sock.recv(size, *flags)
+            except TimeoutError:
+                pass
+            finally:
+                self._sock.settimeout(previous)
+        return self._late()
+
+    def _late(self) -> bytes:
+        if self._state == "body":
+            raise BodyTimeout(self._body_seconds)
+        from service.errors import problem_bytes
+
+        late = problem_bytes(408, "Request Timeout",
+                             f"The request's header did not arrive within {self._header_seconds:g} seconds.")
+        with contextlib.suppress(OSError):
+            self._sock.sendall(late)
+        # gunicorn closes a connection quietly on a reset; this one is closed on purpose.
+        raise ConnectionResetError(errno.ECONNRESET, "the request's header did not arrive in time")
+
+    def _saw(self, data: bytes) -> None:
+        seen = self._tail + data
+        if _END_OF_HEADER in seen:
+            self._state, self._deadline = "body", self._clock() + self._body_seconds
+            self._tail = b""
+        else:
+            self._tail = seen[-3:]
+
+    def sendall(self, data, *flags):
+        self._state, self._deadline, self._tail = "idle", None, b""
+        return self._sock.sendall(data, *flags)
+
+    def close(self) -> None:
+        """Close as gunicorn's threaded and sync workers do (its gevent worker closes at once):
+        send FIN, then read what the client still sends for up to 2 s, so that the kernel does
+        not answer unread request bytes with a reset that can destroy the answer just sent
+        (a 413 to a body the app refused unread)."""
+        from gunicorn import util
+
+        util.close_graceful(self._sock)
+
+    def send(self, data, *flags):
+        self._state, self._deadline, self._tail = "idle", None, b""
+        return self._sock.send(data, *flags)
+
+
+def offload(work: Callable[..., T], *args, **kwargs) -> T:
+    """work(*args, **kwargs), in a native thread when this process runs gevent (the Procfile's
+    server), so the CPU it holds does not stop this worker's other connections; directly
+    otherwise (tests, the Flask dev server, a threaded worker)."""
+    try:
+        from gevent import monkey
+    except ImportError:  # gevent not installed: nothing to hand over to
+        return work(*args, **kwargs)
+    if not monkey.is_module_patched("socket"):
+        return work(*args, **kwargs)
+    import gevent
+
+    return gevent.get_hub().threadpool.apply(work, args, kwargs)
+
+
+@functools.cache
+def _worker_class():
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class Worker(GeventWorker):
+        """gunicorn's gevent worker, with the deadlines of DeadlineSocket on every connection."""
+
+        def handle(self, listener, client, addr):
+            super().handle(listener, DeadlineSocket(client), addr)
+
+    return Worker
+
+
+def __getattr__(name: str):
+    # gunicorn imports the worker class by name in the master, before it forks; gevent is
+    # imported only then, so nothing else of service/ needs it.
+    if name == "Worker":
+        return _worker_class()
+    raise AttributeError(name)

@@ -1,0 +1,199 @@
+"""The Procfile's serving model (service/serving.py, issue 15 part 1): deadlines for reading a
+request, slow and idle clients that cost no thread, CPU-heavy work off the event loop."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import requests
+
+from service.serving import BodyTimeout, DeadlineSocket
+from tests.deploy.attack import Attackers
+from tests.postgres.live import ROOT, Gunicorn
+
+PROBLEM = "application/problem+json"
+
+
+# -- DeadlineSocket on a socket pair -----------------------------------------------------------
+
+@pytest.fixture
+def pair():
+    server, client = socket.socketpair()
+    yield DeadlineSocket(server, header_seconds=0.3, body_seconds=0.3), client
+    server.close()
+    client.close()
+
+
+def test_a_header_that_arrives_in_time_is_read_whole(pair):
+    served, client = pair
+    client.sendall(b"GET / HTTP/1.1\r\n")
+    assert served.recv(100) == b"GET / HTTP/1.1\r\n"
+    client.sendall(b"Host: x\r\n\r\n")
+    assert served.recv(100) == b"Host: x\r\n\r\n"
+
+
+def test_a_header_past_its_deadline_is_answered_408_and_closed(pair):
+    served, client = pair
+    client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+    served.recv(100)
+    with pytest.raises(ConnectionResetError):
+        served.recv(100)  # nothing more comes within 0.3 s
+    answer = client.recv(4096)
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 408 ") and PROBLEM.encode() in head and b"Connection: close" in head
+    assert json.loads(body)["code"] == "REQUEST_TIMEOUT"
+
+
+def test_the_end_of_the_header_may_be_split_across_reads(pair):
+    served, client = pair
+    client.sendall(b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r")
+    served.recv(100)
+    client.sendall(b"\n")
+    served.recv(100)
+    # The header is complete: the body's deadline applies now, and it passes.
+    with pytest.raises(BodyTimeout) as late:
+        served.recv(100)
+    assert late.value.code == 408
+
+
+def test_a_body_past_its_deadline_is_a_408_for_the_app(pair):
+    served, client = pair
+    client.sendall(b"POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")
+    assert served.recv(100).endswith(b"abc")
+    with pytest.raises(BodyTimeout):
+        served.recv(100)
+
+
+def test_a_kept_alive_connection_may_idle_between_requests(pair):
+    served, client = pair
+    client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    served.recv(100)
+    served.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+    client.recv(100)
+    time.sleep(0.5)  # longer than either deadline: idling is not sending a request slowly
+    client.sendall(b"GET / HTTP/1.1\r\n")
+    assert served.recv(100) == b"GET / HTTP/1.1\r\n"
+
+
+# -- offload --------------------------------------------------------------------------------
+
+def test_offloaded_work_runs_in_a_native_thread_under_gevent_and_inline_otherwise():
+    script = """
+import threading
+from service.serving import offload
+inline = offload(threading.get_native_id) == threading.get_native_id()
+from gevent import monkey
+monkey.patch_all()
+import threading
+print(inline, offload(threading.get_native_id) != threading.get_native_id())
+"""
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True"], out.stderr
+
+
+# -- the Procfile's server --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("serving")
+    env = {"SQLITE_DBNAME": str(folder / "parley.sqlite"), "PARLEY_HEADER_SECONDS": "2",
+           "PARLEY_BODY_SECONDS": "2"}
+    for name in ("PERSISTENCE_MODULE", "PARLEY_PERSISTENCE_MODULE"):
+        os.environ.pop(name, None)
+    running = Gunicorn(env, workers=2).start()
+    yield running
+    running.stop()
+
+
+
+
+@pytest.mark.slow
+def test_slow_and_idle_clients_cost_no_thread(server):
+    """The issue's check, with nothing in front of the Procfile's server: 50 connections that
+    send a header line every 4 s and 300 idle ones, held for 20 s; /healthz answers within
+    2 s every second meanwhile, and the header deadline closes the slow ones."""
+    waits = []
+    with Attackers(server.port, slow=50, idle=300, every=4) as attack:
+        until = time.monotonic() + 20
+        while time.monotonic() < until:
+            started = time.monotonic()
+            response = requests.get(server.base + "/healthz", timeout=2, headers={"Connection": "close"})
+            assert response.status_code == 200
+            waits.append(time.monotonic() - started)
+            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+        closed = attack.closed_by_server
+    assert len(waits) >= 15 and max(waits) < 2, waits
+    assert closed >= 50, f"only {closed} slow connections were closed by the header deadline"
+
+
+def _raw(server, data: bytes, then: float) -> bytes:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(data)
+        time.sleep(then)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+@pytest.mark.slow
+def test_a_late_header_gets_408_problem_json(server):
+    answer = _raw(server, b"GET /healthz HTTP/1.1\r\nHost: parley\r\n", then=3)
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 408 ") and PROBLEM.encode() in head
+    assert json.loads(body)["code"] == "REQUEST_TIMEOUT"
+
+
+@pytest.mark.slow
+def test_a_late_body_gets_408_problem_json_from_the_app(server):
+    answer = _raw(server, b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 100\r\n\r\n{\"ruleset\":", then=3)
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 408 "), head
+    problem = json.loads(body)
+    assert problem["status"] == 408 and problem["code"] == "REQUEST_TIMEOUT"
+    assert "body" in problem["detail"]
+
+
+@pytest.mark.slow
+def test_requests_are_served_meanwhile_on_one_kept_alive_connection(server):
+    session = requests.Session()
+    body = {"ruleset": "league-of-pirates", "players": [{"name": "A"}, {"name": "B"}]}
+    assert session.post(server.base + "/games", json=body, timeout=10).status_code == 201
+    time.sleep(3)  # idle longer than the header deadline
+    assert session.post(server.base + "/games", json=body, timeout=10).status_code == 201
+
+
+@pytest.mark.slow
+def test_a_long_verification_does_not_stop_the_worker(server):
+    """A verification's CPU runs in a native thread (serving.offload): /healthz is answered
+    while several run at once on both workers."""
+    session = requests.Session()
+    body = {"ruleset": "league-of-pirates", "players": [{"name": "A"}, {"name": "B"}]}
+    created = session.post(server.base + "/games", json=body, timeout=10).json()
+    export = session.get(f"{server.base}/games/{created['id']}/export", timeout=10,
+                         headers={"Authorization": f"Bearer {created['host_token']}"}).json()
+    stop = threading.Event()
+
+    def verify_again_and_again():
+        s = requests.Session()
+        while not stop.is_set():
+            assert s.post(server.base + "/verifications", json=export, timeout=30).status_code == 200
+
+    workers = [threading.Thread(target=verify_again_and_again) for _ in range(4)]
+    for w in workers:
+        w.start()
+    try:
+        for _ in range(5):
+            assert requests.get(server.base + "/healthz", timeout=2).status_code == 200
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        for w in workers:
+            w.join()
