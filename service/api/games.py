@@ -11,6 +11,7 @@ from service.api import Blueprint, application, authenticate
 from service.api.names import enforce_names
 from service.api.render import check_creation, game_view
 from service.errors import Problem
+from service.serving import offload
 
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Create a game, then read it with a seat's or the host's token.")
@@ -206,7 +207,11 @@ def create_game(body: dict):
         raise Problem(400, " ".join(f"Player {i + 1}'s name {why}." for i, why in refused.items()),
                       errors={"players": {str(i): {"name": [f"This name {why}."]}
                                           for i, why in refused.items()}})
-    check_creation(ruleset, players, body["options"], body["content"])
+    if body["content"] is None:
+        check_creation(ruleset, players, body["options"], None)
+    else:
+        # Validating custom content can hold the CPU for a while: in a native thread (service/serving.py).
+        offload(check_creation, ruleset, players, body["options"], body["content"])
     new = application().create_game(ruleset.id, players, body["chance"], body["options"],
                                     body["content"], body["setup"])
     game = new.game

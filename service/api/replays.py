@@ -9,6 +9,7 @@ from disputes.replay import replay
 from disputes.verify import MalformedExport, Unverifiable
 from service.api.exports import EXPORT_BODY, ExportTakingBlueprint, export_body, malformed_export
 from service.errors import Problem
+from service.serving import offload
 
 blp = ExportTakingBlueprint("replays", __name__, description="Replay an export to any version; the viewer page.")
 
@@ -43,7 +44,7 @@ def replay_export(query: dict):
     export is 400 MALFORMED_EXPORT; one replay cannot show (a record missing, a record the
     rules cannot apply) is 422 UNREPLAYABLE_EXPORT naming the record."""
     try:
-        return replay(export_body(), query.get("at"), query.get("seat"), current_app.config["RULESETS"])
+        return offload(replay, export_body(), query.get("at"), query.get("seat"), current_app.config["RULESETS"])
     except MalformedExport as error:
         raise malformed_export(error) from None
     except Unverifiable as error:

@@ -7,6 +7,7 @@ from flask import current_app
 from disputes.verify import MalformedExport, Unverifiable, verify
 from service.api.exports import EXPORT_BODY, ExportTakingBlueprint, export_body, malformed_export
 from service.errors import Problem
+from service.serving import offload
 
 blp = ExportTakingBlueprint("verifications", __name__, url_prefix="/verifications",
                 description="Check an export: hash chain, seed, every outcome and every command.")
@@ -48,7 +49,8 @@ def verify_export():
     """Re-adjudicate an export (GET /games/{id}/export) from scratch; answers valid or the
     first divergence. Nothing is stored. A malformed export is 400 MALFORMED_EXPORT."""
     try:
-        report = verify(export_body(), current_app.config["RULESETS"])
+        # Re-adjudicating a whole game holds the CPU: in a native thread (service/serving.py).
+        report = offload(verify, export_body(), current_app.config["RULESETS"])
     except MalformedExport as error:
         raise malformed_export(error) from None
     except Unverifiable as error:
