@@ -181,7 +181,8 @@ def free_port() -> int:
 def start_server(root: Path, env: dict, port: int, workers: int | None) -> subprocess.Popen:
     web = next(line.split(":", 1)[1].strip() for line in (root / "Procfile").read_text().splitlines()
                if line.startswith("web:"))
-    full = {**os.environ, **env, "HOST": "127.0.0.1", "PORT": str(port), "PGAPPNAME": app_name(),
+    # A benchmark is a flood from one address: rate limits off (service/limits.py).
+    full = {"PARLEY_RATE_LIMITS": "off", **os.environ, **env, "HOST": "127.0.0.1", "PORT": str(port), "PGAPPNAME": app_name(),
             "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}"}
     if workers:
         full["WEB_CONCURRENCY"] = str(workers)

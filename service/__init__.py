@@ -11,6 +11,8 @@ create_app(config) builds it. Config keys (all optional):
                         sees every game (default: env PARLEY_ARBITER_TOKEN; none: no arbiter)
     METRICS_TOKEN       bearer token /metrics asks for (default: env PARLEY_METRICS_TOKEN;
                         none: /metrics is open)
+    RATE_LIMITS, RATE_LIMIT_COSTLY, RATE_LIMIT_DEFAULT, RATE_LIMIT_STORAGE, TRUSTED_PROXIES
+                        rate limits per client address (service/limits.py; env PARLEY_...)
 """
 from __future__ import annotations
 
@@ -57,6 +59,7 @@ def _response_headers(response: Response) -> Response:
 
 
 def create_app(config: dict | None = None) -> Flask:
+    from service import limits
     from service.api import Api, commands, events, exports, games, legal_commands, operations, replays, rulesets, verifications
     from service.application import Parley
 
@@ -95,6 +98,7 @@ def create_app(config: dict | None = None) -> Flask:
         api.register_blueprint(module.blp)
     errors.register(app)
     operations.install(app)
+    limits.install(app)
     app.after_request(_response_headers)
 
     @app.before_request

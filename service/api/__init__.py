@@ -21,7 +21,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from domain.ruleset import ARBITER
 from service.application import GameNotFound, Parley
-from service.errors import DOCUMENTED, PROBLEM_JSON, SERVER_LIMITS, Problem, ProblemSchema
+from service.errors import DOCUMENTED, PROBLEM_JSON, RATE_LIMITED, SERVER_LIMITS, Problem, ProblemSchema
 from service.game import Game
 
 BEARER = re.compile(r"^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$", re.IGNORECASE)
@@ -131,11 +131,12 @@ class Parser(FlaskParser):
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
 
-    def problems(self, *statuses: int):
-        """Document these error responses (problem+json) on an operation, and the HTTP
-        server's own refusals of an over-long request line or header (414, 431)."""
+    def problems(self, *statuses: int, limited: bool = True):
+        """Document these error responses (problem+json) on an operation, the HTTP server's own
+        refusals (a request read too slowly, 408; an over-long request line or header, 414,
+        431) and, unless `limited` is False, the rate limit's 429 (service/limits.py)."""
         def decorator(func):
-            for status in statuses + SERVER_LIMITS:
+            for status in statuses + SERVER_LIMITS + ((RATE_LIMITED,) if limited else ()):
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
             return func
         return decorator

@@ -112,6 +112,7 @@ def command_metrics(ruleset_id: str):
 @blp.route("/healthz")
 @blp.doc(operationId="health")
 @blp.response(200, StatusSchema)
+@blp.problems(limited=False)
 def health():
     """Liveness: the process answers. It does not touch the event store."""
     return {"status": "alive"}
@@ -120,7 +121,7 @@ def health():
 @blp.route("/readyz")
 @blp.doc(operationId="readiness")
 @blp.response(200, StatusSchema)
-@blp.problems(503)
+@blp.problems(503, limited=False)
 def readiness():
     """Readiness: the event store answers a read. 503 (with Retry-After) while it does not."""
     try:
@@ -136,7 +137,7 @@ def readiness():
 @blp.doc(operationId="metrics", responses={"200": {
     "description": "Prometheus text exposition, summed over every worker",
     "content": {"text/plain": {"schema": {"type": "string"}}}}})
-@blp.problems(401)
+@blp.problems(401, limited=False)
 def metrics():
     """Prometheus metrics: requests by route and status, command latency, rejections by code."""
     token = current_app.config.get("METRICS_TOKEN")

@@ -1,0 +1,108 @@
+"""Rate limits per client address (issue 15), by Flask-Limiter.
+
+Two budgets per address:
+- **costly**: creating a game, a dry run, a verification and a replay share one (they cost the
+  most CPU or storage per request): 60 a minute by default. A person or a table app creating
+  a game every few seconds never meets it; a script creating hundreds within a minute does.
+- **everything else**: 6,000 a minute (100 a second) by default; the costly requests count
+  here too. /healthz, /readyz and /metrics are never limited (probes and scrapers).
+
+Over a limit the answer is 429 problem+json `RATE_LIMITED` with `Retry-After` (seconds).
+
+Settings (app config, else the environment):
+    RATE_LIMITS          PARLEY_RATE_LIMITS          "off" turns every limit off (test rigs,
+                                                     benchmarks); default on
+    RATE_LIMIT_COSTLY    PARLEY_RATE_LIMIT_COSTLY    default "60 per minute"
+    RATE_LIMIT_DEFAULT   PARLEY_RATE_LIMIT_DEFAULT   default "6000 per minute"
+    RATE_LIMIT_STORAGE   PARLEY_RATE_LIMIT_STORAGE   where counters live: "memory://" (default:
+                         each gunicorn worker counts apart, so a client may get up to one
+                         budget per worker), or shared by every worker and node:
+                         "redis://127.0.0.1:6379/0" (any storage the `limits` library knows)
+    TRUSTED_PROXIES      PARLEY_TRUSTED_PROXIES      how many proxies in front of Parley set
+                         X-Forwarded-For (default 0: the address is the peer's, and no header a
+                         client sends is believed). With 1 (nginx, deploy/nginx), the address is
+                         the one that proxy states.
+
+An IPv6 client is counted by its /64 network: one host usually holds a whole /64, and counting
+each address apart would let it take a new budget per address.
+"""
+from __future__ import annotations
+
+import ipaddress
+import os
+
+from flask import Flask, request
+from flask_limiter import Limiter, RateLimitExceeded
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service.errors import problem_response
+
+COSTLY_DEFAULT = "60 per minute"
+EVERYTHING_DEFAULT = "6000 per minute"
+# The endpoints that spend the costly budget; a command only when it is a dry run.
+COSTLY = ("games.create_game", "verifications.verify_export", "replays.replay_export", "commands.send_command")
+UNLIMITED = ("operations.health", "operations.readiness", "operations.metrics")
+TRUTHY = {"true", "t", "yes", "y", "on", "1"}  # what the dry_run query parameter accepts as true
+
+
+def _setting(app: Flask, name: str, default: str) -> str:
+    value = app.config.get(name)
+    if value is None:
+        value = os.environ.get(f"PARLEY_{name}") or default
+    return str(value)
+
+
+def client_address() -> str:
+    """The address a request is counted against: the peer's (or, behind trusted proxies,
+    the one they state), an IPv6 address as its /64 network."""
+    address = request.remote_addr or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+def _not_costly() -> bool:
+    if request.endpoint == "commands.send_command":
+        return request.args.get("dry_run", "").lower() not in TRUTHY
+    return False
+
+
+def _too_many(error: RateLimitExceeded):
+    costly = request.endpoint in COSTLY and not _not_costly()
+    what = ("creating games, dry runs, verifications and replays" if costly else "requests")
+    return problem_response(
+        429, f"Too many {what} from your address: at most {error.limit.limit}. "
+             "Wait as long as Retry-After says, then send it again.", "RATE_LIMITED")
+
+
+def install(app: Flask) -> Limiter | None:
+    """Rate-limit the app as its settings say; None when the limits are off."""
+    if _setting(app, "RATE_LIMITS", "on").lower() in ("off", "false", "0", "no"):
+        return None
+    proxies = int(_setting(app, "TRUSTED_PROXIES", "0"))
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=0, x_host=0, x_port=0, x_prefix=0)
+    limiter = Limiter(
+        client_address, app=app, key_prefix="parley",
+        default_limits=[_setting(app, "RATE_LIMIT_DEFAULT", EVERYTHING_DEFAULT)],
+        storage_uri=_setting(app, "RATE_LIMIT_STORAGE", "memory://"),
+        strategy="moving-window", headers_enabled=True, retry_after="delta-seconds",
+        # A shared counter store that fails (Redis away) must not fail the API: the worker
+        # counts in memory meanwhile, and Flask-Limiter logs the outage.
+        in_memory_fallback_enabled=True, swallow_errors=True)
+    costly = limiter.shared_limit(_setting(app, "RATE_LIMIT_COSTLY", COSTLY_DEFAULT), scope="costly",
+                                  exempt_when=_not_costly, override_defaults=False)
+    for endpoint in COSTLY:
+        if endpoint in app.view_functions:
+            app.view_functions[endpoint] = costly(app.view_functions[endpoint])
+    for endpoint in UNLIMITED:
+        if endpoint in app.view_functions:
+            app.view_functions[endpoint] = limiter.exempt(app.view_functions[endpoint])
+    app.register_error_handler(RateLimitExceeded, _too_many)
+    return limiter

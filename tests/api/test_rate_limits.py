@@ -1,0 +1,157 @@
+"""Rate limits per client address (service/limits.py; issue 15, part 2)."""
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+from service import create_app
+from service.limits import COSTLY_DEFAULT, EVERYTHING_DEFAULT
+from tests.fakes import hoard
+from tests.fakes.http import Seated
+
+PROBLEM = "application/problem+json"
+NEW_GAME = {"ruleset": "hidden-hoard", "players": [{"name": "Kira"}, {"name": "David"}], "chance": "server"}
+
+
+def limited_app(**config):
+    settings = {"RULESETS": {hoard.RULESET.id: hoard.RULESET}, "PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"},
+                "RATE_LIMITS": "on", "RATE_LIMIT_COSTLY": "5 per minute", "RATE_LIMIT_DEFAULT": "40 per minute",
+                "RATE_LIMIT_STORAGE": "memory://"}
+    settings.update(config)
+    return create_app(settings)
+
+
+@pytest.fixture
+def app():
+    app = limited_app()
+    yield app
+    app.extensions["parley"].close()
+
+
+def create(client, address="10.0.0.1", **kwargs):
+    return client.post("/games", json=NEW_GAME, environ_base={"REMOTE_ADDR": address}, **kwargs)
+
+
+def assert_limited(response, costly: bool) -> None:
+    assert response.status_code == 429, response.get_json()
+    assert response.content_type == PROBLEM
+    body = response.get_json()
+    assert body["code"] == "RATE_LIMITED" and body["status"] == 429 and body["instance"]
+    assert ("creating games" in body["detail"]) == costly
+    assert int(response.headers["Retry-After"]) >= 1
+
+
+def test_creating_games_past_the_costly_budget_is_429_problem_json_with_retry_after(app):
+    client = app.test_client()
+    assert [create(client).status_code for _ in range(5)] == [201] * 5
+    assert_limited(create(client), costly=True)
+    # Another address has its own budget.
+    assert create(client, address="10.0.0.2").status_code == 201
+
+
+def test_dry_runs_verifications_and_replays_share_the_costly_budget_and_commands_do_not(app):
+    client = app.test_client()
+    game = Seated(client, create(client).get_json())  # 1 of 5
+    env = {"REMOTE_ADDR": "10.0.0.1"}
+    command = {"type": "draw"}
+    for _ in range(3):  # real commands are not costly
+        client.post(f"/games/{game.id}/commands", json=command, headers=game.seat(0), environ_base=env)
+    export = client.get(f"/games/{game.id}/export", headers=game.host, environ_base=env).get_json()
+    assert client.post("/verifications", json=export, environ_base=env).status_code == 200        # 2
+    assert client.post("/replays", json=export, environ_base=env).status_code == 200              # 3
+    dry = client.post(f"/games/{game.id}/commands?dry_run=true", json=command, headers=game.seat(1),
+                      environ_base=env)
+    assert dry.status_code in (200, 422)                                                          # 4
+    assert create(client).status_code == 201                                                      # 5
+    assert_limited(client.post(f"/games/{game.id}/commands?dry_run=1", json=command, headers=game.seat(1),
+                               environ_base=env), costly=True)
+    assert_limited(client.post("/verifications", json=export, environ_base=env), costly=True)
+    # A real command is still served: it spends only the larger budget.
+    answer = client.post(f"/games/{game.id}/commands", json={"type": "stand"}, headers=game.seat(0), environ_base=env)
+    assert answer.status_code in (200, 422)
+
+
+def test_everything_else_has_a_larger_budget_and_health_is_never_limited(app):
+    client = app.test_client()
+    env = {"REMOTE_ADDR": "10.0.0.9"}
+    codes = [client.get("/rulesets", environ_base=env).status_code for _ in range(41)]
+    assert codes[:40] == [200] * 40
+    assert_limited(client.get("/rulesets", environ_base=env), costly=False)
+    assert all(client.get(path, environ_base=env).status_code == 200 for path in ("/healthz", "/readyz") for _ in range(50))
+
+
+def test_a_forwarded_for_header_is_believed_only_from_a_trusted_proxy():
+    app = limited_app()
+    client = app.test_client()
+    # No proxy is trusted: a client that says it is someone else each time is still itself.
+    answers = [client.post("/games", json=NEW_GAME, headers={"X-Forwarded-For": f"192.0.2.{i}"},
+                           environ_base={"REMOTE_ADDR": "10.0.0.3"}).status_code for i in range(6)]
+    assert answers == [201] * 5 + [429]
+    app.extensions["parley"].close()
+    # Behind one trusted proxy (deploy/nginx), the address is the one it states, and what the
+    # client itself put first in the header is ignored.
+    app = limited_app(TRUSTED_PROXIES=1)
+    client = app.test_client()
+    proxy = {"REMOTE_ADDR": "127.0.0.1"}
+    for i in range(5):
+        assert client.post("/games", json=NEW_GAME, environ_base=proxy,
+                           headers={"X-Forwarded-For": f"6.6.6.{i}, 198.51.100.7"}).status_code == 201
+    assert_limited(client.post("/games", json=NEW_GAME, environ_base=proxy,
+                               headers={"X-Forwarded-For": "198.51.100.7"}), costly=True)
+    assert client.post("/games", json=NEW_GAME, environ_base=proxy,
+                       headers={"X-Forwarded-For": "198.51.100.8"}).status_code == 201
+    app.extensions["parley"].close()
+
+
+def test_ipv6_clients_are_counted_by_their_64_network(app):
+    client = app.test_client()
+    for i in range(5):
+        assert create(client, address=f"2001:db8:1:2::{i + 1}").status_code == 201
+    assert_limited(create(client, address="2001:db8:1:2:ffff::9"), costly=True)
+    assert create(client, address="2001:db8:1:3::1").status_code == 201
+
+
+def test_off_turns_every_limit_off(monkeypatch):
+    monkeypatch.setenv("PARLEY_RATE_LIMITS", "off")
+    app = limited_app(RATE_LIMITS=None)
+    client = app.test_client()
+    assert all(create(client).status_code == 201 for _ in range(20))
+    app.extensions["parley"].close()
+
+
+def test_the_defaults_serve_a_table_and_stop_a_burst(monkeypatch):
+    """A table app creating a game every few seconds stays within the default budget; a
+    burst of a few hundred creations within a minute meets it."""
+    from limits import parse
+
+    costly = parse(COSTLY_DEFAULT)
+    assert costly.amount / costly.get_expiry() >= 1 / 3  # a game every 3 s, sustained
+    assert parse(EVERYTHING_DEFAULT).amount >= 10 * costly.amount
+    app = limited_app(RATE_LIMIT_COSTLY=None, RATE_LIMIT_DEFAULT=None)
+    monkeypatch.delenv("PARLEY_RATE_LIMIT_COSTLY", raising=False)
+    client = app.test_client()
+    codes = [create(client).status_code for _ in range(300)]
+    assert codes.count(201) == costly.amount and codes[-1] == 429
+    app.extensions["parley"].close()
+
+
+def test_counters_in_redis_are_shared_by_every_worker():
+    """Two apps (two workers, or two nodes) counting in one Redis share one budget."""
+    import redis
+
+    url = os.environ.get("PARLEY_TEST_REDIS", "redis://127.0.0.1:6379/15")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is not answering at {url}: {error}")
+        pytest.skip(f"needs Redis at {url}")
+    address = f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.7"  # fresh counters each run
+    apps = [limited_app(RATE_LIMIT_STORAGE=url) for _ in range(2)]
+    clients = [a.test_client() for a in apps]
+    codes = [create(clients[i % 2], address=address).status_code for i in range(6)]
+    assert codes == [201] * 5 + [429]
+    for a in apps:
+        a.extensions["parley"].close()
