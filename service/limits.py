@@ -1,9 +1,10 @@
 """Rate limits per client address (issue 15), by Flask-Limiter.
 
 Two budgets per address:
-- **costly**: creating a game, a dry run, a verification and a replay share one (they cost the
-  most CPU or storage per request): 60 a minute by default. A person or a table app creating
-  a game every few seconds never meets it; a script creating hundreds within a minute does.
+- **costly**: creating a game, a dry run, a verification and a replay (they cost the most CPU
+  or storage per request) each have one: 100 a minute by default. A person or a table app
+  creating a game every few seconds never meets it; a script creating a few hundred within a
+  minute does.
 - **everything else**: 6,000 a minute (100 a second) by default; the costly requests count
   here too. /healthz, /readyz and /metrics are never limited (probes and scrapers).
 
@@ -12,7 +13,7 @@ Over a limit the answer is 429 problem+json `RATE_LIMITED` with `Retry-After` (s
 Settings (app config, else the environment):
     RATE_LIMITS          PARLEY_RATE_LIMITS          "off" turns every limit off (test rigs,
                                                      benchmarks); default on
-    RATE_LIMIT_COSTLY    PARLEY_RATE_LIMIT_COSTLY    default "60 per minute"
+    RATE_LIMIT_COSTLY    PARLEY_RATE_LIMIT_COSTLY    default "100 per minute", for each costly kind
     RATE_LIMIT_DEFAULT   PARLEY_RATE_LIMIT_DEFAULT   default "6000 per minute"
     RATE_LIMIT_STORAGE   PARLEY_RATE_LIMIT_STORAGE   where counters live: "memory://" (default:
                          each gunicorn worker counts apart, so a client may get up to one
@@ -37,7 +38,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.errors import problem_response
 
-COSTLY_DEFAULT = "60 per minute"
+COSTLY_DEFAULT = "100 per minute"
 EVERYTHING_DEFAULT = "6000 per minute"
 # The endpoints that spend the costly budget; a command only when it is a dry run.
 COSTLY = ("games.create_game", "verifications.verify_export", "replays.replay_export", "commands.send_command")
@@ -74,11 +75,23 @@ def _not_costly() -> bool:
 
 
 def _too_many(error: RateLimitExceeded):
-    costly = request.endpoint in COSTLY and not _not_costly()
-    what = ("creating games, dry runs, verifications and replays" if costly else "requests")
+    what = _costly_words() if _is_route_limit(error) else "requests"
     return problem_response(
         429, f"Too many {what} from your address: at most {error.limit.limit}. "
              "Wait as long as Retry-After says, then send it again.", "RATE_LIMITED")
+
+
+def _is_route_limit(error: RateLimitExceeded) -> bool:
+    """Whether the budget spent is the costly one of this endpoint (not the address's whole)."""
+    return request.endpoint in COSTLY and not _not_costly() and getattr(error.limit, "scope", None) != "global"
+
+
+def _costly_words() -> str:
+    what = {"games.create_game": "games created", "verifications.verify_export": "verifications",
+            "replays.replay_export": "replays"}.get(request.endpoint or "", "requests")
+    if request.endpoint == "commands.send_command":
+        what = "dry runs"
+    return what
 
 
 def install(app: Flask) -> Limiter | None:
@@ -90,17 +103,19 @@ def install(app: Flask) -> Limiter | None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=0, x_host=0, x_port=0, x_prefix=0)
     limiter = Limiter(
         client_address, app=app, key_prefix="parley",
-        default_limits=[_setting(app, "RATE_LIMIT_DEFAULT", EVERYTHING_DEFAULT)],
+        # One budget for all of an address's requests together (an application limit; a
+        # default limit would count each endpoint apart).
+        application_limits=[_setting(app, "RATE_LIMIT_DEFAULT", EVERYTHING_DEFAULT)],
         storage_uri=_setting(app, "RATE_LIMIT_STORAGE", "memory://"),
         strategy="moving-window", headers_enabled=True, retry_after="delta-seconds",
         # A shared counter store that fails (Redis away) must not fail the API: the worker
         # counts in memory meanwhile, and Flask-Limiter logs the outage.
         in_memory_fallback_enabled=True, swallow_errors=True)
-    costly = limiter.shared_limit(_setting(app, "RATE_LIMIT_COSTLY", COSTLY_DEFAULT), scope="costly",
-                                  exempt_when=_not_costly, override_defaults=False)
-    for endpoint in COSTLY:
+    costly = _setting(app, "RATE_LIMIT_COSTLY", COSTLY_DEFAULT)
+    for endpoint in COSTLY:  # each its own budget (a route's limit counts per endpoint)
         if endpoint in app.view_functions:
-            app.view_functions[endpoint] = costly(app.view_functions[endpoint])
+            limit = limiter.limit(costly, exempt_when=_not_costly)
+            app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     for endpoint in UNLIMITED:
         if endpoint in app.view_functions:
             app.view_functions[endpoint] = limiter.exempt(app.view_functions[endpoint])
