@@ -6,7 +6,13 @@ create_app(config) builds it. Config keys (all optional):
                         default: the process environment, else an SQLite file under ./var/
     SNAPSHOT_INTERVAL   store a snapshot every N events (default 100)
     MAX_CONTENT_LENGTH  largest request body in bytes (default 1 MiB)
-    EXPORT_MAX_LENGTH   largest export sent to /verifications or /replays (default 64 MiB)
+    EXPORT_MAX_LENGTH   largest export the arbiter may send to /verifications or /replays
+                        (default 64 MiB)
+    ANONYMOUS_EXPORT_MAX_LENGTH   the same for anyone else (default: env
+                        PARLEY_ANONYMOUS_EXPORT_MAX_BYTES, else 4 MiB)
+    ANONYMOUS_EXPORT_MAX_VALUES   most JSON values (objects, arrays, strings, numbers...) in
+                        such an export (default: env PARLEY_ANONYMOUS_EXPORT_MAX_VALUES, else
+                        250,000: about 20 bytes each in a real export), counted before it is parsed
     ARBITER_TOKEN       the operator's token: complete exports of any game, and GET /games
                         sees every game (default: env PARLEY_ARBITER_TOKEN; none: no arbiter)
     METRICS_TOKEN       bearer token /metrics asks for (default: env PARLEY_METRICS_TOKEN;
@@ -60,7 +66,19 @@ def _response_headers(response: Response) -> Response:
 
 def create_app(config: dict | None = None) -> Flask:
     from service import limits
-    from service.api import Api, commands, events, exports, games, legal_commands, operations, replays, rulesets, verifications
+    from service.api import (
+        Api,
+        arbiter_request,
+        commands,
+        events,
+        exports,
+        games,
+        legal_commands,
+        operations,
+        replays,
+        rulesets,
+        verifications,
+    )
     from service.application import Parley
 
     app = Flask(__name__)
@@ -101,12 +119,21 @@ def create_app(config: dict | None = None) -> Flask:
     limits.install(app)
     app.after_request(_response_headers)
 
+    app.config.setdefault("EXPORT_MAX_LENGTH", 64 * 1024 * 1024)
+    app.config.setdefault("ANONYMOUS_EXPORT_MAX_LENGTH",
+                          int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_BYTES") or 4 * 1024 * 1024))
+    app.config.setdefault("ANONYMOUS_EXPORT_MAX_VALUES",
+                          int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_VALUES") or 250_000))
+
     @app.before_request
     def _exports_may_be_large():
         # A whole game's export (thousands of events) is larger than any command: the two
-        # operations that take one accept up to EXPORT_MAX_LENGTH (default 64 MiB).
+        # operations that take one accept up to ANONYMOUS_EXPORT_MAX_LENGTH (4 MiB: the longest
+        # games export under 1 MiB), and the arbiter up to EXPORT_MAX_LENGTH (64 MiB). Anyone
+        # may send one, so an anonymous one is bounded in bytes and values (exports.py).
         if request.endpoint in ("verifications.verify_export", "replays.replay_export"):
-            request.max_content_length = app.config.get("EXPORT_MAX_LENGTH", 64 * 1024 * 1024)
+            request.max_content_length = app.config[
+                "EXPORT_MAX_LENGTH" if arbiter_request() else "ANONYMOUS_EXPORT_MAX_LENGTH"]
 
     @app.before_request
     def _json_bodies_only():

@@ -188,6 +188,12 @@ def authenticate(game_id: UUID, load=None) -> tuple[Game, int | str]:
     return game, caller
 
 
+def arbiter_request() -> bool:
+    """Whether this request carries the arbiter's token (without asking for any token)."""
+    header = request.headers.get("Authorization", "")
+    return header[:7].lower() == "bearer " and is_arbiter_token(header[7:].strip())
+
+
 def is_arbiter_token(token: str) -> bool:
     """The operator's arbiter token (config ARBITER_TOKEN), compared in constant time."""
     configured = current_app.config.get("ARBITER_TOKEN")

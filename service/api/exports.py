@@ -6,13 +6,14 @@ a malformed one answered 400 MALFORMED_EXPORT with every problem by its path.
 """
 from __future__ import annotations
 
+import re
 from uuid import UUID
 
 import marshmallow as ma
-from flask import request
+from flask import current_app, request
 
 from disputes.export import FORMAT, SCHEMA, MalformedExport
-from service.api import Blueprint, application, authenticate_reader, loads_strictly
+from service.api import Blueprint, application, arbiter_request, authenticate_reader, loads_strictly
 from service.api.games import BEARER_AUTH, ETAG_HEADER
 from service.errors import Problem
 from service.exports import build_export
@@ -140,10 +141,29 @@ class ExportTakingBlueprint(Blueprint):
         super().register_views_in_doc(api, app, spec, name=name, parameters=parameters)
 
 
+# A JSON string, its escapes included (unrolled: no backtracking on long strings).
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def json_values(data: bytes) -> int:
+    """About how many values (objects, arrays, strings, numbers, literals) a JSON text holds,
+    counted without parsing it: each value but a container's first follows a comma. What a
+    parse costs in memory grows with this far more than with the bytes ([{},{},...] is ~30
+    times its size), so it is bounded before anything is parsed."""
+    skeleton = _JSON_STRING.sub(b'""', data)
+    return skeleton.count(b",") + skeleton.count(b"[") + skeleton.count(b"{") + 1
+
+
 def export_body():
     """The request's body, parsed as strictly as every body (400 MALFORMED_REQUEST when it is
-    not JSON). Whether it is a well-formed export is disputes.export.check's to say."""
-    return loads_strictly(request.get_data(cache=True))
+    not JSON). Whether it is a well-formed export is disputes.export.check's to say. An
+    anonymous one (not the arbiter's) holds at most ANONYMOUS_EXPORT_MAX_VALUES values (413)."""
+    data = request.get_data(cache=True)
+    most = current_app.config["ANONYMOUS_EXPORT_MAX_VALUES"]
+    if not arbiter_request() and json_values(data) > most:
+        raise Problem(413, f"This export holds more than {most:,} JSON values; one sent without the "
+                      "arbiter's token may hold at most that many.", "BODY_TOO_LARGE")
+    return loads_strictly(data)
 
 
 def malformed_export(error: MalformedExport) -> Problem:
