@@ -29,6 +29,7 @@ from domain.ruleset import ARBITER
 from service.cache import GameCache
 from service.game import Game, GameMapper, hash_token, project_game
 from service.index import GameIndex
+from service.seeds import SeedKeys
 
 
 class GameNotFound(Exception):
@@ -95,6 +96,9 @@ class Parley(Application):
         """Records are read with the rulesets this application serves (service/game.py)."""
         mapper = self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=GameMapper)
         mapper.rulesets = self.rulesets
+        # Seeds are sealed with keys held outside the store (service/seeds.py).
+        self.seeds = SeedKeys.from_environment(self.env)
+        mapper.seeds = self.seeds
         return mapper
 
     # Commands ---------------------------------------------------------------------
@@ -122,10 +126,11 @@ class Parley(Application):
             ruleset_id=ruleset.id, ruleset_version=ruleset.version, seats=list(players),
             seat_token_hashes=[hash_token(t) for t in seat_tokens],
             host_token_hash=hash_token(host_token), chance_mode=chance_mode,
-            commitment=commitment, seed=seed, options=options, content=content,
+            commitment=commitment, seed=None if seed is None else self.seeds.seal(seed, commitment),
+            options=options, content=content,
             table_setup=table_setup, salt=salt, hash=chain.creation_hash(salt, creation),
         )
-        game.begin(ruleset)
+        game.begin(ruleset, self.seeds)
         game.record(setup_events, command=None)
         self.save(game)
         return NewGame(game, seat_tokens, host_token)

@@ -149,6 +149,15 @@ def register(app: Flask) -> None:
         return problem_response(422, "The game cannot be created as asked: see 'problems'.",
                                 "INVALID_GAME", problems=list(error.problems))
 
+    from service.seeds import SeedUnavailable
+
+    @app.errorhandler(SeedUnavailable)
+    def _seed_unavailable(error: SeedUnavailable):
+        log.error("a game's seed cannot be opened: %s", error)
+        return problem_response(503, "This game's server seed cannot be opened on this server (its "
+                                "key is missing from the server's seed keys), so its next outcome "
+                                "cannot be decided. The operator has been told.", "SEED_UNAVAILABLE")
+
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):
         if isinstance(error, HTTPException):

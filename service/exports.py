@@ -33,7 +33,7 @@ def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:
         "creation": None,
         "setup": [],
         "commands": [],
-        "seed": game.seed if seed_shown else None,
+        "seed": (game.revealed_seed() if finished else game.server_seed()) if seed_shown else None,
     }
     for stored in stored_events:
         entry = {"version": stored.originator_version, "recorded_at": stored.timestamp.isoformat()}

@@ -22,9 +22,12 @@ from eventsourcing.utils import register_topic
 
 from disputes import chain
 from domain import chance as domain_chance
+from service.seeds import SeedUnavailable, is_sealed
 
-# The key under which a record read from the store carries the ruleset of its game (GameMapper).
+# The keys under which a record read from the store carries the ruleset of its game and the
+# keys that open its seed (GameMapper).
 RULESET = "ruleset"
+SEEDS = "seeds"
 
 
 def hash_token(token: str) -> str:
@@ -69,7 +72,7 @@ class Game(Aggregate):
             # the live path the game is given its rules by Parley.create_game.
             ruleset = vars(self).get(RULESET)
             if ruleset is not None:
-                game.begin(ruleset)
+                game.begin(ruleset, vars(self).get(SEEDS))
 
     @event(Created)
     def __init__(self, ruleset_id: str, ruleset_version: str, seats: list,
@@ -92,10 +95,29 @@ class Game(Aggregate):
         self.idempotency = {}
         self.state = None  # the rules' state: begin() sets it, from the ruleset the game is given
 
-    def begin(self, ruleset) -> None:
-        """Give the new game its rules (Created.apply, or Parley.create_game on the live path)."""
+    def begin(self, ruleset, seeds=None) -> None:
+        """Give the new game its rules, and the keys that open its seed (Created.apply, or
+        Parley.create_game on the live path)."""
         self.ruleset = ruleset
+        self.seeds = seeds
         self.state = ruleset.initial_state()
+
+    def server_seed(self) -> str:
+        """The server seed, opened (`seed` holds it sealed: service/seeds.py; or, stored before
+        seeds were sealed, in the clear). SeedUnavailable without its key."""
+        if not is_sealed(self.seed):
+            return self.seed
+        if self.seeds is None:
+            raise SeedUnavailable("this game was read without the keys that open its seed")
+        return self.seeds.open(self.seed, self.commitment)
+
+    def revealed_seed(self) -> str | None:
+        """The seed of a finished game, which anyone may see: opened, or, its key lost, as the
+        rules revealed it when the game ended (their state keeps it)."""
+        try:
+            return self.server_seed()
+        except SeedUnavailable:
+            return getattr(self.state, "seed", None)
 
     class Happened(Aggregate.Event):
         """One event the rules produced; the first of a command's batch carries the command.
@@ -139,6 +161,7 @@ class Game(Aggregate):
             snapshot = super().take(aggregate)
             state = dict(snapshot.state)
             state.pop("ruleset", None)
+            state.pop("seeds", None)
             state["state"] = aggregate.ruleset.dump_state(aggregate.state)
             object.__setattr__(snapshot, "state", state)
             return snapshot
@@ -149,6 +172,7 @@ class Game(Aggregate):
             if ruleset is None:
                 raise LookupError(f"no ruleset {self.state['ruleset_id']!r} for game {self.originator_id}")
             game.ruleset = ruleset
+            game.seeds = vars(self).get(SEEDS)
             game.state = ruleset.load_state(game.state)
             return game
 
@@ -202,7 +226,7 @@ class Game(Aggregate):
         """reporter: who sends table outcomes, "host" or "seat" (a seat may not report draws:
         docs/rulings.md TM-1); "table" accepts all, as when an export is verified."""
         if self.chance_mode == "server":
-            return domain_chance.ServerChance(self.seed, position=self.version)
+            return domain_chance.ServerChance(self.server_seed(), position=self.version)
         return domain_chance.TableChance(reporter)
 
 
@@ -243,6 +267,7 @@ class GameMapper(Mapper):
     without one (the game list still reads it; loading that game fails)."""
 
     rulesets: dict = {}
+    seeds = None  # the application's SeedKeys
 
     def to_domain_event(self, stored_event):
         domain_event = super().to_domain_event(stored_event)
@@ -254,6 +279,7 @@ class GameMapper(Mapper):
             return domain_event
         if ruleset is not None:
             vars(domain_event)[RULESET] = ruleset
+        vars(domain_event)[SEEDS] = self.seeds
         return domain_event
 
 

@@ -31,7 +31,7 @@ def game_view(game: Game, caller: int | str, reveal_seed: bool = True) -> dict:
         "chance": {
             "mode": game.chance_mode,
             "commitment": game.commitment,
-            "seed": game.seed if status.finished and reveal_seed else None,
+            "seed": game.revealed_seed() if status.finished and reveal_seed else None,
         },
     }
 
