@@ -198,8 +198,8 @@ def command_handler(state, seat, command: dict, chance, handlers: dict, *, game:
                     unknown: str, seats: str, table_fields, server_words: str) -> Callable:
     """What every decide() checks first: the game is not over, the command exists, the seat
     exists, and a server-chance game is sent no outcomes. Returns the command's handler."""
-    from .chance import CHANCE_RULE
-    from .ruleset import Rejected
+    from ..chance import CHANCE_RULE
+    from ..ruleset import Rejected
 
     if state.finished:
         raise Rejected("GAME_OVER", over, "The game is over; no more commands are accepted.")
