@@ -15,6 +15,8 @@ from types import SimpleNamespace
 
 import jsonschema
 
+from .snapshot import SHARED, GameState, clone, dump, load, loader  # noqa: F401  (re-exported: the state basics)
+
 
 class Section(str):
     """A section of a rulebook that a check enforces: the one way every game cites its rules.
@@ -70,13 +72,6 @@ def run(draft: Draft, handler: Callable, seat: int, command: dict) -> list[dict]
     with contextlib.suppress(GameOver):
         handler(draft, seat, command)
     return draft.events
-
-
-def shallow(obj):
-    """copy.copy for plain dataclasses, without the generic reduce protocol (much faster)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
 
 
 def load_json(package: str, name: str) -> dict:
@@ -282,3 +277,4 @@ def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden
         dump_state=state.dump_state,
         load_state=state.load_state,
     )
+
