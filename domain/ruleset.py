@@ -53,7 +53,10 @@ event of type "GameEnded" (the game list relies on it). Commands are plain dicts
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:  # kit imports this module; a Section is a str at run time
+    from .kit import Section
 
 ARBITER = "arbiter"
 
@@ -65,12 +68,16 @@ class Rejected(Exception):
     """The rules say no. Nothing is stored.
 
     code    stable machine code, e.g. "INSUFFICIENT_GROG"
-    rule    the rulebook section enforced, e.g. "Re-roll Dice"
+    rule    the rulebook section enforced, a kit.Section: Section("Re-roll Dice") reads
+            "Re-roll Dice", Section("Slay a Monster", book="BR", page="9") "BR p.9 Slay a
+            Monster"; a str, so it serializes as that text
     detail  words a player understands; never reveals what the seat may not know
     ruling  id in docs/rulings.md when the rule is ours (the rulebook is silent)
     """
 
-    def __init__(self, code: str, rule: str, detail: str, ruling: str | None = None):
+    rule: Section
+
+    def __init__(self, code: str, rule: Section, detail: str, ruling: str | None = None):
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.rule = rule

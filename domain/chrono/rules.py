@@ -12,19 +12,20 @@ from __future__ import annotations
 
 from .. import kit
 from ..chance import CHANCE_RULE
+from ..kit import Section
 from ..ruleset import Rejected
 from . import effects as fx
 from .state import MAT, STAGES, TIMES, WATER, ChronoState, evolve
 
-SETUP = "Components & Setup"
-DETAIL = "Gameplay in Detail"
-P1 = "Phase 1: Destabilization and Anomalies"
-P2 = "Phase 2: Select Plans"
-P3 = "Phase 3: Run the Loop"
-P4 = "Phase 4: Find Treasure"
-P5 = "Phase 5: Set Priority"
-P6 = "Phase 6: Outfit Ship"
-FINAL = "Final Scoring"
+SETUP = Section("Components & Setup")
+DETAIL = Section("Gameplay in Detail")
+P1 = Section("Phase 1: Destabilization and Anomalies")
+P2 = Section("Phase 2: Select Plans")
+P3 = Section("Phase 3: Run the Loop")
+P4 = Section("Phase 4: Find Treasure")
+P5 = Section("Phase 5: Set Priority")
+P6 = Section("Phase 6: Outfit Ship")
+FINAL = Section("Final Scoring")
 
 TABLE_FIELDS = {"plans": "the Plan cards you drew, Stable first, in the order drawn",
                 "anomaly": "the Anomaly card turned up on the Anomaly deck",
@@ -129,7 +130,7 @@ def turned_up(state: ChronoState, seat: int, command: dict) -> list[tuple[str, s
     return d.turned_up
 
 
-def effect_rule(s: ChronoState) -> str:
+def effect_rule(s: ChronoState) -> Section:
     """The section whose effect is resolving: an Anomaly, a tile's treasure, or the Loop."""
     return {"anomaly": P1, "treasure": P4, "outfit": P6}.get(s.phase, P3)
 

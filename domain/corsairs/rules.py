@@ -11,6 +11,7 @@ state until the service stores the events.
 from __future__ import annotations
 
 from .. import kit
+from ..kit import Section
 from ..ruleset import Rejected
 from .board import BACKWARD, FORWARD, SKULL
 from .state import GROUPS, MAX_GROG, SILVER_PER_TREASURE, WINNING_TREASURE, CorsairsState, evolve
@@ -19,20 +20,20 @@ SKULL_FACES = ("SKULL", "SKULL_GROG")
 GROG_FACES = ("GROG", "SKULL_GROG")
 
 # Rulebook sections, as headed in the rulebook.
-SETUP = "Game Setup"
-FLOW = "Game Flow"
-ROLL = "Roll Dice"
-REROLL = "Re-roll Dice"
-EXECUTE = "Execute Dice Actions"
-CURSED = "Cursed Dice"
-GROG = "Acquire Grog"
-SILVER = "Collect Silver Coins"
-MOVE = "Move Your Ship"
-CANNONS = "Use Your Cannons"
-END_TURN = "End Your Turn"
-SKULL_ISLAND = "Reaching Skull Island"
-ENDING = "Ending the Game"
-CAPTAINS = "Captain Cards"
+SETUP = Section("Game Setup")
+FLOW = Section("Game Flow")
+ROLL = Section("Roll Dice")
+REROLL = Section("Re-roll Dice")
+EXECUTE = Section("Execute Dice Actions")
+CURSED = Section("Cursed Dice")
+GROG = Section("Acquire Grog")
+SILVER = Section("Collect Silver Coins")
+MOVE = Section("Move Your Ship")
+CANNONS = Section("Use Your Cannons")
+END_TURN = Section("End Your Turn")
+SKULL_ISLAND = Section("Reaching Skull Island")
+ENDING = Section("Ending the Game")
+CAPTAINS = Section("Captain Cards")
 
 CAPTAIN_NAMES = {
     "WILLEM": "Willem the Artificer", "LUTHOR": "Luthor the Sea Artist",
@@ -42,8 +43,8 @@ CAPTAIN_NAMES = {
 }
 
 
-def captain_rule(captain: str) -> str:
-    return f"{CAPTAINS}: {CAPTAIN_NAMES[captain]}"
+def captain_rule(captain: str) -> Section:
+    return Section(f"{CAPTAINS.title}: {CAPTAIN_NAMES[captain]}")
 
 
 class Draft(kit.Draft):
@@ -188,7 +189,7 @@ PENDING_WORDS = {"received_skulls": "execute the Skull dice given to them",
                  "lane": "choose which side of the island their pushed-back ship enters"}
 
 
-def _phase(s: CorsairsState, wanted: str, section: str, action: str) -> None:
+def _phase(s: CorsairsState, wanted: str, section: Section, action: str) -> None:
     names = {"roll": "A (Roll Dice)", "reroll": "B (Re-roll Dice)", "actions": "C (Execute Dice Actions)"}
     if s.turn.phase != wanted:
         raise Rejected("WRONG_PHASE", section,
@@ -208,7 +209,7 @@ def _flag(command: dict, name: str) -> bool:
     return value
 
 
-def _seat_arg(s: CorsairsState, seat: int, command: dict, name: str, section: str) -> int:
+def _seat_arg(s: CorsairsState, seat: int, command: dict, name: str, section: Section) -> int:
     target = command.get(name)
     if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(s.players):
         raise Rejected("INVALID_COMMAND", section, f"'{name}' must be the seat number of another player.")
@@ -403,7 +404,7 @@ def resolve_received_skulls(d: Draft, seat: int, command: dict) -> None:
 
 # -- Phase C: Grog and Silver -------------------------------------------------------
 
-def _group(s: CorsairsState, group: str, section: str) -> int:
+def _group(s: CorsairsState, group: str, section: Section) -> int:
     _phase(s, "actions", section, f"execute {group.title()} dice")
     _skulls_first(s)
     if group in s.turn.done:
@@ -441,7 +442,7 @@ def collect_silver(d: Draft, seat: int, command: dict) -> None:
 
 # -- Phase C: Maps ------------------------------------------------------------------
 
-def _walk(s: CorsairsState, start: str, steps: list, allow_back: bool, section: str) -> list[tuple[str, str]]:
+def _walk(s: CorsairsState, start: str, steps: list, allow_back: bool, section: Section) -> list[tuple[str, str]]:
     """Validate a path of steps from start; returns [(space, direction)] up to Skull Island."""
     board = s.board
     pos = start
@@ -542,7 +543,7 @@ def jaxn_move(d: Draft, seat: int, command: dict) -> None:
 
 # -- Phase C: Cannons ---------------------------------------------------------------
 
-def _cannons(s: CorsairsState, section: str) -> int:
+def _cannons(s: CorsairsState, section: Section) -> int:
     _group(s, "cannon", section)
     return s.count("CANNON") - s.turn.cannons_spent
 

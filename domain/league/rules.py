@@ -7,22 +7,24 @@ Handlers work on a Draft, a clone to which each event is applied as it is emitte
 from __future__ import annotations
 
 from .. import kit
+from ..chance import CHANCE_RULE
+from ..kit import Section
 from ..ruleset import Rejected
 from .state import CREW_SLOTS, LEAGUES, ROLE_OF_SLOT, LeagueState, evolve
 
-SET_UP = "Set Up"
-CHALLENGE = "Dice Challenge"
-ACTIONS = "Actions"
-PRESS_GANG = "Press Gang"
-RECRUIT = "Recruit"
-RESUPPLY = "Resupply"
-TURNING = "Turning"
-PLANK = "Walk the Plank"
-RAIDING = "Raiding"
-ENLISTMENT = "Enlistment"
-RESCUE = "Rescue"
-SET_SAIL = "Set Sail"
-WINNING = "Winning"
+SET_UP = Section("Set Up")
+CHALLENGE = Section("Dice Challenge")
+ACTIONS = Section("Actions")
+PRESS_GANG = Section("Press Gang")
+RECRUIT = Section("Recruit")
+RESUPPLY = Section("Resupply")
+TURNING = Section("Turning")
+PLANK = Section("Walk the Plank")
+RAIDING = Section("Raiding")
+ENLISTMENT = Section("Enlistment")
+RESCUE = Section("Rescue")
+SET_SAIL = Section("Set Sail")
+WINNING = Section("Winning")
 
 COSTS = {"press_gang": 1, "recruit": 3, "turn_coin": 2, "raid": 2, "enlist": 1, "rescue": 2, "set_sail": 2}
 PLANK_FEE = 1
@@ -34,7 +36,7 @@ class Draft(kit.Draft):
     def __init__(self, state: LeagueState, chance):
         super().__init__(state, chance, evolve)
 
-    def pay(self, seat: int, amount: int, reason: str, section: str) -> None:
+    def pay(self, seat: int, amount: int, reason: str, section: Section) -> None:
         """[Actions] actions cost points; LP-A11: points never go below 0."""
         have = self.s.seats[seat].points
         if have < amount:
@@ -110,7 +112,7 @@ MOMENT = {
     "rescue_placement": "the rescued coin is being placed",
     "over": "the game is over",
 }
-def _phase_rule(s: LeagueState) -> str:
+def _phase_rule(s: LeagueState) -> Section:
     if s.phase == "draw" and s.pending and s.pending.get("action") == "recruit":
         return RECRUIT
     return PHASE_RULE[s.phase]
@@ -259,7 +261,7 @@ def _coin(s: LeagueState, coin_id) -> dict:
     return s.coins[coin_id]
 
 
-def _slot_for(s: LeagueState, seat: int, coin_id: str, slot, section: str, paying: int) -> dict | None:
+def _slot_for(s: LeagueState, seat: int, coin_id: str, slot, section: Section, paying: int) -> dict | None:
     """[Press Gang] coins go in their proper slots, mates in any mate slot; a coin of the same
     type replaces the occupant; a replaced Traitor walks the plank for 1 point [Walk the Plank]."""
     coin = s.coins[coin_id]
@@ -309,7 +311,7 @@ def recruit(d: Draft, seat: int, command: dict) -> None:
     _draw(d, seat, command, 3, "recruit", RECRUIT)
 
 
-def _draw(d: Draft, seat: int, command: dict, n: int, action: str, section: str) -> None:
+def _draw(d: Draft, seat: int, command: dict, n: int, action: str, section: Section) -> None:
     s = d.s
     bag = s.seats[seat].bag
     if not bag:
@@ -366,7 +368,7 @@ def turn_coin(d: Draft, seat: int, command: dict) -> None:
     d.next_turn()
 
 
-def _fighter(s: LeagueState, seat: int, coin, section: str) -> None:
+def _fighter(s: LeagueState, seat: int, coin, section: Section) -> None:
     """[Raiding 1] a non-traitor coin from your own ship (crew, not brig; Captain allowed, LP-A22)."""
     _coin(s, coin)
     where, owner, _ = s.where(coin)
@@ -474,7 +476,7 @@ def _roll_raid(d: Draft, command: dict) -> None:
     faces = s.content["skillDie"]["faces"]
     rolls = command.get("rolls")
     if rolls is not None and not (isinstance(rolls, dict) and set(rolls) == {"skills", "dice"}):
-        raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+        raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                        "'rolls' must be {'skills': [raider's, defender's skill die], 'dice': [raider's, defender's die]}.")
     skills = d.chance.roll(2, faces, None if rolls is None else rolls["skills"], "rolls.skills")
     dice = d.chance.roll(2, [1, 2, 3, 4, 5, 6], None if rolls is None else rolls["dice"], "rolls.dice")

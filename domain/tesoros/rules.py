@@ -14,21 +14,22 @@ from __future__ import annotations
 
 from .. import kit
 from ..chance import CHANCE_RULE
+from ..kit import Section
 from ..ruleset import Rejected
 from .state import TesorosState, evolve
 
-SETUP = "Setup"
-DICE = "Use of the Dice (Assign Die Value)"
-TURN = "Player Turn"
-DRAW = "Draw a Card"
-COMBAT = "Fire Cannons and Challenge to Duel"
-TREASON = "Treason and Protection Cards"
-EQUIPMENT = "Equipment Cards"
-CLAIM = "Claim Treasure"
-MOVEMENT = "Movement"
-ANCHOR = "Anchor Card"
-EVENTS = "Event Cards"
-END = "Victory and End of Game"
+SETUP = Section("Setup")
+DICE = Section("Use of the Dice (Assign Die Value)")
+TURN = Section("Player Turn")
+DRAW = Section("Draw a Card")
+COMBAT = Section("Fire Cannons and Challenge to Duel")
+TREASON = Section("Treason and Protection Cards")
+EQUIPMENT = Section("Equipment Cards")
+CLAIM = Section("Claim Treasure")
+MOVEMENT = Section("Movement")
+ANCHOR = Section("Anchor Card")
+EVENTS = Section("Event Cards")
+END = Section("Victory and End of Game")
 
 TABLE_FIELDS = {"drawn": "every card taken off the Play Deck, in order",
                 "events": "each Event card revealed from under the Anchor or turned face up",
@@ -126,7 +127,7 @@ def moment(s: TesorosState) -> str:
             "discard": f"{name(s.active)} discards down to the hand limit of 8"}.get(s.phase, "the game is over")
 
 
-def moment_rule(s: TesorosState) -> str:
+def moment_rule(s: TesorosState) -> Section:
     if s.scurvy is not None:
         return EVENTS
     if s.pending is not None:
@@ -161,7 +162,7 @@ def vp(s: TesorosState, seat: int) -> int:
     return sum(table[t][min(k, len(table[t]) - 1)] for t, k in counts.items())
 
 
-def _other_seat(s: TesorosState, seat: int, target, section: str) -> int:
+def _other_seat(s: TesorosState, seat: int, target, section: Section) -> int:
     if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(s.seats):
         raise Rejected("NO_SUCH_PIRATE", section, "'target' must be the seat of another Pirate.")
     if target == seat:

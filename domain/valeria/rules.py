@@ -12,22 +12,24 @@ import json
 
 from .. import kit
 from ..chance import CHANCE_RULE
+from ..kit import Section
 from ..ruleset import Rejected
 from .effects import RESOURCES, ROLES, amount, has_choice, options
 from .state import ValeriaState, evolve
 
-SETUP = "BR p.5 Game Setup"
-ROLL = "BR p.7 Roll Phase"
-HARVEST = "BR p.7-8 Harvest Phase"
-ACTION = "BR p.8 Action Phase"
-SLAY = "BR p.9 Slay a Monster"
-RECRUIT = "BR p.9 Recruit a Citizen"
-GAIN = "BR p.9 Gain a Resource"
-BUILD = "BR p.10 Build a Domain"
-END = "BR p.8 Ending the Game"
-SAIL = "CS Sail"
-GAIN_MAP = "CS Gain a Map"
-CS_ROLL = "CS Roll Phase"
+SETUP = Section("Game Setup", book="BR", page="5")
+ROLL = Section("Roll Phase", book="BR", page="7")
+HARVEST = Section("Harvest Phase", book="BR", page="7-8")
+ACTION = Section("Action Phase", book="BR", page="8")
+SLAY = Section("Slay a Monster", book="BR", page="9")
+RECRUIT = Section("Recruit a Citizen", book="BR", page="9")
+GAIN = Section("Gain a Resource", book="BR", page="9")
+BUILD = Section("Build a Domain", book="BR", page="10")
+END = Section("Ending the Game", book="BR", page="8")
+SAIL = Section("Sail", book="CS")
+GAIN_MAP = Section("Gain a Map", book="CS")
+CS_ROLL = Section("Roll Phase", book="CS")
+BLOCKADE = Section("Pirate Blockade", book="CS")
 ACTIONS = ("slay", "recruit", "build", "gain_resource")
 CS_ACTIONS = ("sail", "gain_map")
 ISLANDS = ("araby", "nae_aerie", "exekratys", "amarynth")
@@ -152,7 +154,7 @@ def moment(s: ValeriaState) -> str:
     return "the game is over"
 
 
-def moment_rule(s: ValeriaState) -> str:
+def moment_rule(s: ValeriaState) -> Section:
     return {"dukes": SETUP, "roll": ROLL, "harvest": HARVEST, "action": ACTION}.get(s.phase, END)
 
 
@@ -589,7 +591,7 @@ def roles_met(s: ValeriaState, seat: int, domain: str) -> bool:
     return all(have[r] >= n for r, n in s.card(domain)["roles"].items())
 
 
-def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: str) -> None:
+def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kind: str) -> None:
     s = d.s
     stack = cmd.get("stack")
     if s.stack_kind(stack) != kind:
@@ -600,7 +602,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
     if action == "build" and not roles_met(s, seat, top):
         raise Rejected("ROLES_NOT_MET", rule, "Your Citizens' Role icons do not match the Domain's.")
     if action == "recruit" and blocked(s, stack):
-        raise Rejected("BLOCKADE", "CS Pirate Blockade", "The Pirate Blockade: no Citizen whose number was rolled may be gained.")
+        raise Rejected("BLOCKADE", BLOCKADE, "The Pirate Blockade: no Citizen whose number was rolled may be gained.")
     augment = cmd.get("magic", 0)
     if "tomes" in cmd and not s.cs:
         raise Rejected("NO_TOMES", rule, "There are no Tomes without Crimson Seas.")
