@@ -7,6 +7,10 @@ A handler works on a Draft: a clone of the state to which each event is applied 
 it is emitted, so later steps of the same command see earlier ones (a Treasure exchange in
 the middle of a move, the 6th Treasure ending the game at once). Nothing reaches the real
 state until the service stores the events.
+
+decide() and gate() are kit.Rules' (RULES, at the end): the opening refusals, then the
+moments (MOMENTS: for each, the commands it allows, its section, its words and who is to
+move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
@@ -149,44 +153,34 @@ def rank(s: CorsairsState) -> tuple[list[dict], list[str], list[int]]:
 
 
 # ----------------------------------------------------------------------------------
-# decide
+# decide: kit.Rules' (RULES, below HANDLERS): over, unknown command, no such seat, the
+# moment (MOMENTS: a decision some seat owes, or the active player's turn), then the handler.
+# The turn's phases (A to D) are each handler's to check, among its other checks.
 # ----------------------------------------------------------------------------------
 
-def decide(state: CorsairsState, seat: int, command: dict, chance) -> list[dict]:
-    if state.finished:
-        raise Rejected("GAME_OVER", ENDING, "The game is over; no more commands are accepted.")
-    kind = command.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise Rejected("UNKNOWN_COMMAND", FLOW, f"Corsairs of Valeria has no command '{kind}'.")
-    check_turn(state, seat, kind)
-    return kit.run(Draft(state, chance), handler, seat, command)
+def moment_of(s: CorsairsState) -> str:
+    if not s.players:
+        return "setup"
+    return s.turn.pending["kind"] if s.turn.pending is not None else "turn"
 
 
-def check_turn(s: CorsairsState, seat: int, kind: str) -> None:
-    if not 0 <= seat < len(s.players):
-        raise Rejected("NO_SUCH_SEAT", FLOW, f"There is no seat {seat} in this game.")
-    pending = s.turn.pending
-    if pending is not None:
-        owner = s.players[pending["seat"]].name
-        wanted = PENDING_COMMAND[pending["kind"]]
-        if seat != pending["seat"]:
-            raise Rejected("NOT_YOUR_DECISION", FLOW,
-                           f"Play waits for {owner} to {PENDING_WORDS[pending['kind']]}.")
-        if kind != wanted:
-            raise Rejected("DECISION_PENDING", FLOW,
-                           f"First {PENDING_WORDS[pending['kind']]} ('{wanted}').")
-        return
-    if kind in PENDING_COMMAND.values():
-        raise Rejected("NO_DECISION_PENDING", FLOW, "Nobody is being asked to choose anything right now.")
-    if seat != s.active:
-        raise Rejected("NOT_YOUR_TURN", FLOW,
-                       f"It is {s.players[s.active].name}'s turn; players take turns clockwise.")
+def _owing(s: CorsairsState) -> list[int]:
+    return [s.turn.pending["seat"]]
 
 
-PENDING_COMMAND = {"received_skulls": "resolve_received_skulls", "lane": "choose_lane"}
-PENDING_WORDS = {"received_skulls": "execute the Skull dice given to them",
-                 "lane": "choose which side of the island their pushed-back ship enters"}
+def _active(s: CorsairsState) -> list[int]:
+    return [s.active]
+
+
+def to_move(s: CorsairsState) -> list[int]:
+    return MOMENTS.to_move(s)
+
+
+def _owed(words: str, command: str) -> kit.Moment:
+    """A decision a seat owes before play goes on: only it, and only that command."""
+    return kit.Moment(FLOW, words, {command}, _owing, seat_first=True,
+                      not_yours=kit.Refusal("NOT_YOUR_DECISION", "Play waits for {owner} to {moment}."),
+                      wrong_command=kit.Refusal("DECISION_PENDING", f"First {{moment}} ('{command}')."))
 
 
 def _phase(s: CorsairsState, wanted: str, section: Section, action: str) -> None:
@@ -754,3 +748,20 @@ HANDLERS = {
     "choose_lane": choose_lane,
     "end_turn": end_turn,
 }
+
+PENDING_COMMANDS = ("resolve_received_skulls", "choose_lane")
+MOMENTS = kit.Moments(of=moment_of, moments={
+    "received_skulls": _owed("execute the Skull dice given to them", "resolve_received_skulls"),
+    "lane": _owed("choose which side of the island their pushed-back ship enters", "choose_lane"),
+    "turn": kit.Moment(FLOW, "it is {active}'s turn", set(HANDLERS) - set(PENDING_COMMANDS), _active,
+                       wrong_command=kit.Refusal("NO_DECISION_PENDING", "Nobody is being asked to choose anything right now."),
+                       not_yours=kit.Refusal("NOT_YOUR_TURN", "It is {active}'s turn; players take turns clockwise.")),
+    "setup": kit.Moment(SETUP, "the game is being set up"),
+}, fields={"owner": lambda s, seat: s.players[s.turn.pending["seat"]].name,
+           "active": lambda s, seat: s.players[s.active].name})
+
+RULES = kit.Rules(game="Corsairs of Valeria", handlers=HANDLERS, moments=MOMENTS,
+                  draft=lambda state, chance, command: Draft(state, chance),
+                  over=ENDING, unknown=FLOW, seats=FLOW, seats_of=lambda s: s.players)
+decide = RULES.decide
+gate = RULES.gate

@@ -114,7 +114,7 @@ class HiddenHoard:
             return replace(state, finished=True, winners=tuple(event["winners"]), seed=event["seed"])
         return state
 
-    def decide(self, state, seat, command, chance):
+    def gate(self, state, seat, command):
         kind = command.get("type")
         if state.finished:
             raise Rejected("GAME_OVER", "The End", "The hoards have been revealed.")
@@ -122,6 +122,10 @@ class HiddenHoard:
             raise Rejected("UNKNOWN_COMMAND", "Turns", f"Hidden Hoard has no command '{kind}'.")
         if seat != state.turn:
             raise Rejected("NOT_YOUR_TURN", "Turns", f"It is {state.players[state.turn]}'s turn.")
+
+    def decide(self, state, seat, command, chance):
+        self.gate(state, seat, command)
+        kind = command["type"]
         limit = state.options["hand_limit"]
         if kind == "draw":
             if len(state.hands[seat]) >= limit:
