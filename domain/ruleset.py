@@ -1,7 +1,9 @@
 """The contract every game implements, and the vocabulary shared by all of them.
 
-A ruleset is a plain object (one per game package) with these members; the service
-knows nothing else about a game.
+A ruleset is a Ruleset, the frozen dataclass at the end of this module, with these members
+(one per game package, assembled by kit.ruleset; a test's fake builds one too); the service
+knows nothing else about a game. Its callables are typed over the game's state S, so a type
+checker can hold each game to this contract.
 
 Identity and documentation
     id, version, name, min_players, max_players, summary
@@ -51,7 +53,11 @@ Lifecycle (all pure; nothing here does I/O or reads a clock)
                                        Everything the seat can see is unchanged; `state` is
                                        not mutated. A game that hides nothing returns a clone.
     status(state) -> Status
-    dump_state(state) -> dict, load_state(dict) -> State   (snapshots; JSON-safe)
+    dump_state(state) -> dict, load_state(dict) -> State   (snapshots; JSON-safe. Stored
+                                       snapshots must keep loading: kit.dump and kit.load)
+
+A state has clone(), a copy sharing nothing evolve() changes (kit.GameState): decide()
+drafts on one, and the service's game cache hands each request one.
 
 Events are plain JSON-safe dicts {"type": "PastTense", ...}; a game ends with exactly one
 event of type "GameEnded" (the game list relies on it). Commands are plain dicts
@@ -59,8 +65,9 @@ event of type "GameEnded" (the game list relies on it). Commands are plain dicts
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:  # kit imports this module; a Section is a str at run time
     from .kit import Section
@@ -69,6 +76,8 @@ ARBITER = "arbiter"
 
 Event = dict[str, Any]
 Command = dict[str, Any]
+Viewer = int | str | None   # a seat, ARBITER, or None (a spectator)
+S = TypeVar("S")            # a game's state
 
 
 class Rejected(Exception):
@@ -108,7 +117,10 @@ class Status:
     result: dict | None = None  # when finished: winners, reason, standings, tie_breaks
 
 
-class Ruleset(Protocol):  # pragma: no cover - documentation of the contract
+@dataclass(frozen=True, repr=False)
+class Ruleset(Generic[S]):
+    """A game as the service sees it: the members the module docstring describes."""
+
     id: str
     version: str
     name: str
@@ -118,24 +130,25 @@ class Ruleset(Protocol):  # pragma: no cover - documentation of the contract
     options_schema: dict
     content_schema: dict
     default_content: dict
-    command_schemas: dict[str, dict]
+    command_schemas: Mapping[str, dict]
     table_setup_schema: dict | None
     # The table_inputs fields drawn or turned up from a hidden pool, which only the host
     # token may report (docs/rulings.md TM-1); the others (dice) the acting seat reports.
     drawn_fields: frozenset[str]
+    setup: Callable[[list[str], dict | None, dict | None, Any, dict | None], list[Event]]
+    initial_state: Callable[[], S]
+    evolve: Callable[[S, Event], S]
+    decide: Callable[[S, int, Command, Any], list[Event]]
+    gate: Callable[[S, int, Command], None]
+    legal_commands: Callable[[S, int], list[Command]]
+    table_inputs: Callable[[S, int], dict]
+    view: Callable[[S, Viewer], dict]
+    redact: Callable[[Event, Viewer], Event]
+    redact_command: Callable[[Command, int, Viewer], dict]
+    redeal: Callable[[S, int, Any], S]
+    status: Callable[[S], Status]
+    dump_state: Callable[[S], dict]
+    load_state: Callable[[dict], S]
 
-    def setup(self, players: list[str], options: dict | None, content: dict | None,
-              chance: Any, table_setup: dict | None) -> list[Event]: ...
-    def initial_state(self) -> Any: ...
-    def evolve(self, state: Any, event: Event) -> Any: ...
-    def decide(self, state: Any, seat: int, command: Command, chance: Any) -> list[Event]: ...
-    def gate(self, state: Any, seat: int, command: Command) -> None: ...
-    def legal_commands(self, state: Any, seat: int) -> list[Command]: ...
-    def table_inputs(self, state: Any, seat: int) -> dict: ...
-    def view(self, state: Any, viewer: int | str | None) -> dict: ...
-    def redact(self, event: Event, viewer: int | str | None) -> Event: ...
-    def redact_command(self, command: Command, actor: int, viewer: int | str | None) -> dict: ...
-    def redeal(self, state: Any, seat: int, rng: Any) -> Any: ...
-    def status(self, state: Any) -> Status: ...
-    def dump_state(self, state: Any) -> dict: ...
-    def load_state(self, data: dict) -> Any: ...
+    def __repr__(self) -> str:
+        return f"Ruleset({self.id!r}, version {self.version!r})"

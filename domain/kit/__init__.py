@@ -5,7 +5,7 @@ The skeleton (issue 14), which every game declares itself against instead of wri
     moments.py   whose decision it is and what may be done, as data (Moments, Moment,
                  Refusal), and the one gate that applies it
     rules.py     how decide() opens and runs, declared per game (Rules): its decide and gate
-    ruleset()    below: the game's modules assembled into a ruleset (domain/ruleset.py)
+    ruleset()    below: the game's modules assembled into a domain.ruleset.Ruleset
 and here: Section (the one way a rule is cited), Draft (what decide() works on), content
 loading and checking, the first event (setup_event), deals for dry runs. Nothing here knows
 any game's rules.
@@ -18,10 +18,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from importlib import resources
-from types import SimpleNamespace
 
 import jsonschema
 
+from ..ruleset import Ruleset
 from .snapshot import SHARED, GameState, clone, dump, load, loader  # noqa: F401  (re-exported: the state basics)
 
 
@@ -229,13 +229,13 @@ def with_defaults(options: dict, schema: dict) -> dict:
     return out
 
 
-def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden, **identity) -> SimpleNamespace:
-    """Assemble a game package's modules into the object domain/ruleset.py describes.
+def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden, **identity) -> Ruleset:
+    """Assemble a game package's modules into the Ruleset domain/ruleset.py describes.
 
     `rules` is the package's rules.py, whose decide and gate are its kit.Rules'; `hidden` is
     its hidden.py (its redeal, for dry runs), None only for a game that hides nothing from
     any seat. It has no default, so that no game forgets it."""
-    return SimpleNamespace(
+    return Ruleset(
         **identity,
         options_schema=setup.OPTIONS_SCHEMA,
         content_schema=setup.CONTENT_SCHEMA,

@@ -1,4 +1,4 @@
-"""The skeleton every game shares (domain/kit, issue 14): one gate.
+"""The skeleton every game shares (domain/kit, issue 14): one Ruleset type, one gate.
 
 gate(state, seat, command) is what decide() refuses before it reads a command's body, so
 the service may admit a command with it: at every step of random games of every ruleset,
@@ -17,7 +17,8 @@ import pytest
 from domain import chrono, corsairs, league, tesoros, valeria
 from domain.chance import ServerChance
 from domain.registry import all_rulesets
-from domain.ruleset import Rejected
+from domain.ruleset import Rejected, Ruleset
+from tests.fakes import hoard
 
 RULESETS = all_rulesets()
 GATE_CODES = {"GAME_OVER", "UNKNOWN_COMMAND", "NO_SUCH_SEAT", "WRONG_MOMENT", "NOT_YOUR_DECISION", "THROWS_DONE",
@@ -30,6 +31,14 @@ def _answer(call):
     except Rejected as r:
         return r.code, str(r.rule), r.detail, r.ruling
     return None
+
+
+def test_every_ruleset_and_the_fake_are_rulesets():
+    for ruleset in [*RULESETS.values(), hoard.RULESET]:
+        assert isinstance(ruleset, Ruleset)
+        assert all(callable(getattr(ruleset, name)) for name in (
+            "setup", "initial_state", "evolve", "decide", "gate", "legal_commands", "table_inputs", "view", "redact",
+            "redact_command", "redeal", "status", "dump_state", "load_state"))
 
 
 @pytest.mark.parametrize("package", [chrono, corsairs, league, tesoros, valeria], ids=lambda p: p.__name__)
