@@ -48,7 +48,7 @@ CAPTAIN_NAMES = {
 
 
 def captain_rule(captain: str) -> Section:
-    return Section(f"{CAPTAINS.title}: {CAPTAIN_NAMES[captain]}")
+    return Section(f"{CAPTAINS}: {CAPTAIN_NAMES[captain]}")
 
 
 class Draft(kit.Draft):

@@ -126,7 +126,7 @@ class _Words(dict):
 
     def __missing__(self, name: str) -> object:
         if name == "command":
-            value: object = self.moments.command_words[self.kind]
+            value: object = self.moments.command_words[str(self.kind)]
         elif name == "moment":
             value = self.moments.now(self.state).words.format_map(self)
         else:

@@ -117,10 +117,10 @@ def _compile(hint: Any) -> Copier | None:
         return None
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (types.UnionType, typing.Union):
-        inner = [_copier(a) for a in args if a is not type(None)]
-        if all(c is None for c in inner):
+        inner = [c for a in args if a is not type(None) and (c := _copier(a)) is not None]
+        if not inner:
             return None
-        if len(inner) == 1 and inner[0] is not _walk:
+        if len(args) == 2 and type(None) in args and inner[0] is not _walk:   # X | None
             return _or_none(inner[0])
         return _walk
     if origin is list and args:
@@ -179,7 +179,7 @@ _LOADERS: dict[type, dict[str, Copier]] = {}
 def _loader(hint: Any) -> Copier | None:
     """How a field's snapshot form becomes its value, where dataclasses are in it; else None."""
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return lambda v, cls=hint: load(cls, v)
+        return _loads(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is list and args and (item := _loader(args[0])) is not None:
         return lambda v: [item(x) for x in v]
@@ -190,6 +190,10 @@ def _loader(hint: Any) -> Copier | None:
         if len(inner) == 1 and (one := _loader(inner[0])) is not None:
             return lambda v: None if v is None else one(v)
     return None
+
+
+def _loads(cls: type) -> Copier:
+    return lambda v: load(cls, v)
 
 
 def _loaders(cls: type) -> dict[str, Copier]:
