@@ -253,18 +253,8 @@ class HiddenHoard:
         return seat
 
 
-class _Patchable(Ruleset):
-    """A Ruleset whose members a test may patch (monkeypatch.setattr); a real game's is frozen."""
-
-    def __setattr__(self, name, value):
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name):
-        object.__delattr__(self, name)
-
-
 _HOARD = HiddenHoard()
-RULESET = _Patchable(
+RULESET = Ruleset(
     id=_HOARD.id, version=_HOARD.version, name=_HOARD.name, min_players=_HOARD.min_players,
     max_players=_HOARD.max_players, summary=_HOARD.summary, options_schema=_HOARD.options_schema,
     content_schema=_HOARD.content_schema, default_content=_HOARD.default_content,
