@@ -25,10 +25,11 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from .kit import Section
 from .ruleset import Rejected
 
-CHANCE_RULE = "Parley: chance"
-TABLE_RULE = "Parley: table mode"
+CHANCE_RULE = Section("Parley: chance")
+TABLE_RULE = Section("Parley: table mode")
 
 
 def new_seed() -> str:

@@ -1,7 +1,9 @@
 """The contract every game implements, and the vocabulary shared by all of them.
 
-A ruleset is a plain object (one per game package) with these members; the service
-knows nothing else about a game.
+A ruleset is a Ruleset, the frozen dataclass at the end of this module, with these members
+(one per game package, assembled by kit.ruleset; a test's fake builds one too); the service
+knows nothing else about a game. Its callables are typed over the game's state S, so a type
+checker can hold each game to this contract.
 
 Identity and documentation
     id, version, name, min_players, max_players, summary
@@ -26,6 +28,13 @@ Lifecycle (all pure; nothing here does I/O or reads a clock)
                                        an event only with an upcaster, never in place)
     decide(state, seat, command, chance) -> list[Event]   or raises Rejected; an accepted
                                        command always yields at least one event
+    gate(state, seat, command) -> None  raises what decide() refuses before it reads the
+                                       command's body: the game is over, it has no such
+                                       command, no such seat, not at this moment, not this
+                                       seat's decision (kit.Rules, kit.Moments). decide()
+                                       applies it too, after refusing outcome fields a server
+                                       game was sent (so a command gate() admits may still be
+                                       refused by decide, never the other way round)
     legal_commands(state, seat) -> list[dict]             agrees exactly with decide
     table_inputs(state, seat) -> dict  chance fields a table-mode client must add, by command type
     view(state, viewer) -> dict        what that viewer may see: an int seat, None (a spectator)
@@ -44,7 +53,11 @@ Lifecycle (all pure; nothing here does I/O or reads a clock)
                                        Everything the seat can see is unchanged; `state` is
                                        not mutated. A game that hides nothing returns a clone.
     status(state) -> Status
-    dump_state(state) -> dict, load_state(dict) -> State   (snapshots; JSON-safe)
+    dump_state(state) -> dict, load_state(dict) -> State   (snapshots; JSON-safe. Stored
+                                       snapshots must keep loading: kit.dump and kit.load)
+
+A state has clone(), a copy sharing nothing evolve() changes (kit.GameState): decide()
+drafts on one, and the service's game cache hands each request one.
 
 Events are plain JSON-safe dicts {"type": "PastTense", ...}; a game ends with exactly one
 event of type "GameEnded" (the game list relies on it). Commands are plain dicts
@@ -52,25 +65,35 @@ event of type "GameEnded" (the game list relies on it). Commands are plain dicts
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:  # kit imports this module; a Section is a str at run time
+    from .kit import Section
 
 ARBITER = "arbiter"
 
 Event = dict[str, Any]
 Command = dict[str, Any]
+Viewer = int | str | None   # a seat, ARBITER, or None (a spectator)
+S = TypeVar("S")            # a game's state
 
 
 class Rejected(Exception):
     """The rules say no. Nothing is stored.
 
     code    stable machine code, e.g. "INSUFFICIENT_GROG"
-    rule    the rulebook section enforced, e.g. "Re-roll Dice"
+    rule    the rulebook section enforced, a kit.Section: Section("Re-roll Dice") reads
+            "Re-roll Dice", Section("Slay a Monster", book="BR", page="9") "BR p.9 Slay a
+            Monster"; a str, so it serializes as that text
     detail  words a player understands; never reveals what the seat may not know
     ruling  id in docs/rulings.md when the rule is ours (the rulebook is silent)
     """
 
-    def __init__(self, code: str, rule: str, detail: str, ruling: str | None = None):
+    rule: Section
+
+    def __init__(self, code: str, rule: Section, detail: str, ruling: str | None = None):
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.rule = rule
@@ -94,7 +117,13 @@ class Status:
     result: dict | None = None  # when finished: winners, reason, standings, tie_breaks
 
 
-class Ruleset(Protocol):  # pragma: no cover - documentation of the contract
+@dataclass(eq=False, repr=False)
+class Ruleset(Generic[S]):
+    """A game as the service sees it: the members the module docstring describes.
+
+    Nothing assigns to a ruleset's members but tests, which patch one (monkeypatch) to show a
+    check would catch a leak; so it is not frozen. Rulesets compare and hash by identity."""
+
     id: str
     version: str
     name: str
@@ -104,23 +133,25 @@ class Ruleset(Protocol):  # pragma: no cover - documentation of the contract
     options_schema: dict
     content_schema: dict
     default_content: dict
-    command_schemas: dict[str, dict]
+    command_schemas: Mapping[str, dict]
     table_setup_schema: dict | None
     # The table_inputs fields drawn or turned up from a hidden pool, which only the host
     # token may report (docs/rulings.md TM-1); the others (dice) the acting seat reports.
     drawn_fields: frozenset[str]
+    setup: Callable[[list[str], dict | None, dict | None, Any, dict | None], list[Event]]
+    initial_state: Callable[[], S]
+    evolve: Callable[[S, Event], S]
+    decide: Callable[[S, int, Command, Any], list[Event]]
+    gate: Callable[[S, int, Command], None]
+    legal_commands: Callable[[S, int], list[Command]]
+    table_inputs: Callable[[S, int], dict]
+    view: Callable[[S, Viewer], dict]
+    redact: Callable[[Event, Viewer], Event]
+    redact_command: Callable[[Command, int, Viewer], dict]
+    redeal: Callable[[S, int, Any], S]
+    status: Callable[[S], Status]
+    dump_state: Callable[[S], dict]
+    load_state: Callable[[dict], S]
 
-    def setup(self, players: list[str], options: dict | None, content: dict | None,
-              chance: Any, table_setup: dict | None) -> list[Event]: ...
-    def initial_state(self) -> Any: ...
-    def evolve(self, state: Any, event: Event) -> Any: ...
-    def decide(self, state: Any, seat: int, command: Command, chance: Any) -> list[Event]: ...
-    def legal_commands(self, state: Any, seat: int) -> list[Command]: ...
-    def table_inputs(self, state: Any, seat: int) -> dict: ...
-    def view(self, state: Any, viewer: int | str | None) -> dict: ...
-    def redact(self, event: Event, viewer: int | str | None) -> Event: ...
-    def redact_command(self, command: Command, actor: int, viewer: int | str | None) -> dict: ...
-    def redeal(self, state: Any, seat: int, rng: Any) -> Any: ...
-    def status(self, state: Any) -> Status: ...
-    def dump_state(self, state: Any) -> dict: ...
-    def load_state(self, data: dict) -> Any: ...
+    def __repr__(self) -> str:
+        return f"Ruleset({self.id!r}, version {self.version!r})"

@@ -7,24 +7,29 @@ own). Handlers work on a Draft (kit.Draft), to which each event is applied as it
 What happens on its own (the storm, anomalies, the reveal, rewards, returns to the Harbor)
 is a queue of jobs in the state; advance() runs jobs and effect programs (effects.py) until
 somebody has a decision to make, and records where it stopped in one Agenda event.
+
+decide() and gate() are kit.Rules' (RULES, at the end): the opening refusals, then the
+moments (MOMENTS: for each, the commands it allows, its section, its words and who is to
+move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
 from .. import kit
 from ..chance import CHANCE_RULE
+from ..kit import Section
 from ..ruleset import Rejected
 from . import effects as fx
 from .state import MAT, STAGES, TIMES, WATER, ChronoState, evolve
 
-SETUP = "Components & Setup"
-DETAIL = "Gameplay in Detail"
-P1 = "Phase 1: Destabilization and Anomalies"
-P2 = "Phase 2: Select Plans"
-P3 = "Phase 3: Run the Loop"
-P4 = "Phase 4: Find Treasure"
-P5 = "Phase 5: Set Priority"
-P6 = "Phase 6: Outfit Ship"
-FINAL = "Final Scoring"
+SETUP = Section("Components & Setup")
+DETAIL = Section("Gameplay in Detail")
+P1 = Section("Phase 1: Destabilization and Anomalies")
+P2 = Section("Phase 2: Select Plans")
+P3 = Section("Phase 3: Run the Loop")
+P4 = Section("Phase 4: Find Treasure")
+P5 = Section("Phase 5: Set Priority")
+P6 = Section("Phase 6: Outfit Ship")
+FINAL = Section("Final Scoring")
 
 TABLE_FIELDS = {"plans": "the Plan cards you drew, Stable first, in the order drawn",
                 "anomaly": "the Anomaly card turned up on the Anomaly deck",
@@ -73,31 +78,13 @@ def finish(d: Draft) -> None:
             d.emit("Agenda", frames=s.frames, jobs=s.jobs, triggered=s.triggered, units=s.units)
 
 
-# -- decide ---------------------------------------------------------------------------------
+# -- decide: the opening, the moments and the table's outcomes ---------------------------------
+# decide() and gate() are kit.Rules' (RULES, below HANDLERS): over, unknown command, no such
+# seat, outcomes sent to a server game, the moment (MOMENTS), then the handler and finish().
 
-def decide(state: ChronoState, seat: int, command: dict, chance) -> list[dict]:
-    handler = kit.command_handler(state, seat, command, chance, HANDLERS, game="Chrono Corsairs", over=FINAL,
-                                  unknown=DETAIL, seats=SETUP, table_fields=TABLE_FIELDS,
-                                  server_words="draws")
-    kind = command["type"]
-    moment = "effect" if state.frames else state.phase
-    rule = effect_rule(state) if state.frames else RULE_OF[moment]
-    if kind not in ALLOWED[moment]:
-        raise Rejected("WRONG_MOMENT", rule, f"You cannot {WORDS[kind]} now: {MOMENT[moment]}.")
-    if seat not in to_move(state):
-        raise Rejected("NOT_YOUR_DECISION", rule, f"Not your decision: {MOMENT[moment]}.")
-    d = Draft(state, chance, command)
-    events = kit.run(d, _body(handler), seat, command)
-    if chance.mode == "table":
+def _after(d: Draft) -> None:
+    if d.chance.mode == "table":
         unused(d)
-    return events
-
-
-def _body(handler):
-    def body(dr, st, cmd):
-        handler(dr, st, cmd)
-        finish(dr)
-    return body
 
 
 def unused(d: Draft, where: str = "") -> None:
@@ -123,66 +110,86 @@ def turned_up(state: ChronoState, seat: int, command: dict) -> list[tuple[str, s
     d = Draft(state, _Probe(), {})
     d.turned_up = []
     try:
-        kit.run(d, _body(HANDLERS[command["type"]]), seat, command)
+        kit.run(d, HANDLERS[command["type"]], seat, command, finish)
     except Rejected:
         return None
     return d.turned_up
 
 
-def effect_rule(s: ChronoState) -> str:
+# The section whose effect is resolving, by phase: an Anomaly, a tile's treasure, the Outfit
+# Ship purchase; else the Loop.
+EFFECT_RULE = {"anomaly": P1, "treasure": P4, "outfit": P6}
+
+
+def effect_rule(s: ChronoState) -> Section:
     """The section whose effect is resolving: an Anomaly, a tile's treasure, or the Loop."""
-    return {"anomaly": P1, "treasure": P4, "outfit": P6}.get(s.phase, P3)
+    return EFFECT_RULE.get(s.phase, P3)
+
+
+def moment_of(s: ChronoState) -> str:
+    """An effect resolving step by step, under its phase's section; else the phase."""
+    if s.frames:
+        return f"effect_{s.phase}" if s.phase in EFFECT_RULE else "effect"
+    return s.phase
+
+
+# Who is to move at each moment. A stored version may fall between two events of one
+# command's batch, so each phase below may be over with its successor not yet begun: then
+# nobody is to move (hence the slices, which are empty there, where an index or next() would fail).
+
+def _resolver(s: ChronoState) -> list[int]:
+    return [s.frames[-1]["actor"]]
+
+
+def _drawer(s: ChronoState) -> list[int]:
+    return [x for x in s.flag if not s.seats[x].drew][:1]   # all drawn: the last PlansDrawn, before PhaseBegan(select)
+
+
+def _selectors(s: ChronoState) -> list[int]:
+    return [i for i, x in enumerate(s.seats) if x.selected is None and x.drawn]
+
+
+def _looper(s: ChronoState) -> list[int]:
+    return [s.turn["seat"]] if s.turn is not None else []
+
+
+def _flag_chooser(s: ChronoState) -> list[int]:
+    # all Flags placed: the last FlagChosen, before its PhaseBegan(outfit)
+    return s.priority["order"][len(s.priority["placed"]):][:1]
+
+
+def _outfitter(s: ChronoState) -> list[int]:
+    # all done: the last OutfittingDone, then the round's end (RoundReset, ...) until RoundBegan or GameEnded
+    return s.flag[s.outfit_index:][:1]
 
 
 def to_move(s: ChronoState) -> list[int]:
-    if s.finished or not s.seats:
-        return []
-    if s.frames:
-        return [s.frames[-1]["actor"]]
-    # A stored version may fall between two events of one command's batch, so each phase
-    # below may be over with its successor not yet begun: then nobody is to move (hence the
-    # slices, which are empty there, where an index or next() would fail).
-    if s.phase == "draw":
-        # all drawn: the last PlansDrawn, before its PhaseBegan(select)
-        return [x for x in s.flag if not s.seats[x].drew][:1]
-    if s.phase == "select":
-        return [i for i, x in enumerate(s.seats) if x.selected is None and x.drawn]
-    if s.phase == "loop" and s.turn is not None:
-        return [s.turn["seat"]]
-    if s.phase == "priority":
-        # all Flags placed: the last FlagChosen, before its PhaseBegan(outfit)
-        return s.priority["order"][len(s.priority["placed"]):][:1]
-    if s.phase == "outfit":
-        # all done: the last OutfittingDone, then the round's end (RoundReset, ...) until
-        # RoundBegan or GameEnded
-        return s.flag[s.outfit_index:][:1]
-    return []
+    return MOMENTS.to_move(s)
 
 
-ALLOWED = {
-    "effect": {"do_step", "skip_step"},
-    "draw": {"draw_plans"},
-    "select": {"select_plan"},
-    "loop": {"perform_plan", "forgo_plan", "play_artifact", "end_turn"},
-    "priority": {"choose_flag"},
-    "outfit": {"purchase", "done_outfitting"},
-    "anomaly": set(), "treasure": set(), "setup": set(), "over": set(),
-}
-RULE_OF = {"effect": P3, "draw": P2, "select": P2, "loop": P3, "priority": P5, "outfit": P6,
-           "anomaly": P1, "treasure": P4, "setup": SETUP, "over": FINAL}
-MOMENT = {"effect": "an effect is being resolved, step by step",
-          "draw": "players are drawing their Plan cards, in Flag order",
-          "select": "players are secretly selecting a Plan card and its space",
-          "loop": "the Loop is running: each player resolves the plan in the current space in Flag order",
-          "priority": "players are choosing Flag positions, lowest Time Gems + Doubloons first",
-          "outfit": "players are outfitting their ships, in Flag order",
-          "anomaly": "the Anomaly is resolving", "treasure": "treasure is being handed out",
-          "setup": "the game is being set up", "over": "the game is over"}
+_EFFECT = {"words": "an effect is being resolved, step by step", "commands": {"do_step", "skip_step"},
+           "to_move": _resolver}
 WORDS = {"draw_plans": "draw Plan cards", "select_plan": "select a Plan card", "perform_plan": "perform a plan",
          "forgo_plan": "forgo a plan", "play_artifact": "play an Artifact", "end_turn": "end your turn",
          "do_step": "carry out a step of an effect", "skip_step": "forgo a step of an effect",
          "choose_flag": "choose a Flag position", "purchase": "make a purchase",
          "done_outfitting": "finish outfitting"}
+MOMENTS = kit.Moments(of=moment_of, command_words=WORDS, moments={
+    "effect": kit.Moment(P3, **_EFFECT),
+    **{f"effect_{phase}": kit.Moment(rule, **_EFFECT) for phase, rule in EFFECT_RULE.items()},
+    "draw": kit.Moment(P2, "players are drawing their Plan cards, in Flag order", {"draw_plans"}, _drawer),
+    "select": kit.Moment(P2, "players are secretly selecting a Plan card and its space", {"select_plan"}, _selectors),
+    "loop": kit.Moment(P3, "the Loop is running: each player resolves the plan in the current space in Flag order",
+                       {"perform_plan", "forgo_plan", "play_artifact", "end_turn"}, _looper),
+    "priority": kit.Moment(P5, "players are choosing Flag positions, lowest Time Gems + Doubloons first",
+                           {"choose_flag"}, _flag_chooser),
+    "outfit": kit.Moment(P6, "players are outfitting their ships, in Flag order", {"purchase", "done_outfitting"},
+                         _outfitter),
+    "anomaly": kit.Moment(P1, "the Anomaly is resolving"),
+    "treasure": kit.Moment(P4, "treasure is being handed out"),
+    "setup": kit.Moment(SETUP, "the game is being set up"),
+    "over": kit.Moment(FINAL, "the game is over"),
+})
 
 
 # -- Phase 2 ----------------------------------------------------------------------------------
@@ -613,3 +620,9 @@ HANDLERS = {
     "purchase": purchase,
     "done_outfitting": done_outfitting,
 }
+
+RULES = kit.Rules(game="Chrono Corsairs", handlers=HANDLERS, moments=MOMENTS, draft=Draft,
+                  over=FINAL, unknown=DETAIL, seats=SETUP, table_fields=TABLE_FIELDS, server_words="draws",
+                  finish=finish, after=_after)
+decide = RULES.decide
+gate = RULES.gate

@@ -8,13 +8,16 @@ Decks hold no order nobody knows: `pool` is the shuffled part nobody has seen (a
 from it when it is drawn: server seed or table), `bottom` the cards put under it, in order.
 An Event token's face is chosen the same way when it is first flipped; until then the state
 knows only its back.
+
+clone(), dump_state and load_state are kit's (domain/kit/snapshot.py): the copy goes as deep
+as each field's type says, so the types must stay true; the content and options are shared.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import Any
 
 from .. import kit
-from ..kit import shallow as _shallow
 
 TIMES = ("SUNRISE", "MORNING", "EVENING", "SUNSET")
 STAGES = ("OPENING", "EXPANDING", "RIPPLING", "COLLAPSING")
@@ -29,51 +32,52 @@ class Seat:
     color: str = ""
     doubloons: int = 0
     gems: int = 0
-    artifacts: list = field(default_factory=list)          # kept sorted: a hand has no order
-    cubes: dict = field(default_factory=lambda: {"stable": 0, "unstable": 0})   # track positions, 0 = printed "1"
-    mat: dict = field(default_factory=lambda: {t: None for t in TIMES})          # None: the pre-printed plan
-    pieces: dict = field(default_factory=dict)               # kind -> place -> count
+    artifacts: list[str] = field(default_factory=list)     # kept sorted: a hand has no order
+    cubes: dict[str, int] = field(default_factory=lambda: {"stable": 0, "unstable": 0})   # track positions, 0 = printed "1"
+    mat: dict[str, str | None] = field(default_factory=lambda: {t: None for t in TIMES})   # None: the pre-printed plan
+    pieces: dict[str, dict[str, int]] = field(default_factory=dict)   # kind -> place -> count
     overflow: int = 0                                        # crew on the mat without a crew space
-    drawn: list = field(default_factory=list)                # Phase 2, secret
+    drawn: list[str] = field(default_factory=list)           # Phase 2, secret
     drew: bool = False
-    selected: dict | None = None                             # Phase 2, sealed: {card, slot}
+    selected: dict[str, str] | None = None                   # Phase 2, sealed: {card, slot}
 
 
 @dataclass
-class ChronoState:
-    seats: list = field(default_factory=list)
-    options: dict = field(default_factory=dict)
-    content: dict = field(default_factory=dict)
+class ChronoState(kit.GameState):
+    seats: list[Seat] = field(default_factory=list)
+    options: dict = field(default_factory=dict, metadata=kit.SHARED)
+    content: dict = field(default_factory=dict, metadata=kit.SHARED)
     content_key: str = ""
     chance_mode: str = ""
     commitment: str | None = None
     round: int = 0
     phase: str = "setup"    # anomaly | draw | select | loop | treasure | priority | outfit | over
     storm: int = 0
-    spots: dict = field(default_factory=dict)        # spot -> tile id (caves: cave id)
-    sides: dict = field(default_factory=dict)        # cave spot -> "A" | "B"
+    spots: dict[str, str] = field(default_factory=dict)   # spot -> tile id (caves: cave id)
+    sides: dict[str, str] = field(default_factory=dict)   # cave spot -> "A" | "B"
     box_cave: str | None = None
-    tokens: dict = field(default_factory=dict)       # spot -> {"back", "id": None until flipped, "name"}
-    decks: dict = field(default_factory=dict)        # stable | unstable | artifact -> {"pool": [...], "bottom": [...]}
+    tokens: dict[str, dict[str, str | None]] = field(default_factory=dict)   # spot -> {"back", "id": None until flipped, "name"}
+    # stable | unstable | artifact -> {"pool": [...], "bottom": [...]}
+    decks: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     anomaly_top: str | None = None
-    anomaly_pool: list = field(default_factory=list)
-    anomaly_discard: list = field(default_factory=list)
-    flag: list = field(default_factory=list)         # seats, highest Flag first
+    anomaly_pool: list[str] = field(default_factory=list)
+    anomaly_discard: list[str] = field(default_factory=list)
+    flag: list[int] = field(default_factory=list)    # seats, highest Flag first
     time: int | None = None                          # index into TIMES during the Loop
     turn_index: int = 0
-    turn: dict | None = None                         # {"seat", "plan": pending|performing|done|forgone, "artifact": bool}
-    frames: list = field(default_factory=list)       # the effect being resolved (effects.py)
-    jobs: list = field(default_factory=list)         # what happens next on its own (rules.py)
-    triggered: dict = field(default_factory=dict)    # resolution unit -> spots whose token resolved in it
+    turn: dict[str, str | int | bool] | None = None  # {"seat", "plan": pending|performing|done|forgone, "artifact": bool}
+    frames: list[dict[str, Any]] = field(default_factory=list)   # the effect being resolved (effects.py)
+    jobs: list[dict[str, Any]] = field(default_factory=list)     # what happens next on its own (rules.py)
+    triggered: dict[str, list[str]] = field(default_factory=dict)   # resolution unit -> spots whose token resolved in it
     units: int = 0
-    modifiers: dict = field(default_factory=dict)    # lasting anomaly effects, for this round
-    scheduled: list = field(default_factory=list)    # {"at", "do", "actor"}
+    modifiers: dict[str, Any] = field(default_factory=dict)   # lasting anomaly effects, for this round
+    scheduled: list[dict[str, Any]] = field(default_factory=list)   # {"at", "do", "actor"}
     unstable_revealed: bool = False
     artifact_in_play: str | None = None              # played, not yet under the deck
-    priority: dict | None = None                     # {"order": choosers, "placed": {position: seat}}
+    priority: dict[str, Any] | None = None           # {"order": choosers, "placed": {position: seat}}
     outfit_index: int = 0
     finished: bool = False
-    result: dict | None = None
+    result: dict[str, Any] | None = None
     seed: str | None = None
 
     @property
@@ -100,32 +104,6 @@ class ChronoState:
     def event_tokens(self) -> dict:
         return _index(self, "eventTokens")
 
-    def clone(self) -> ChronoState:
-        new = _shallow(self)
-        new.seats = []
-        for seat in self.seats:
-            c = _shallow(seat)
-            c.artifacts, c.drawn = list(seat.artifacts), list(seat.drawn)
-            c.cubes, c.mat = dict(seat.cubes), dict(seat.mat)
-            c.pieces = {k: dict(v) for k, v in seat.pieces.items()}
-            c.selected = dict(seat.selected) if seat.selected else None
-            new.seats.append(c)
-        # programs inside frames, jobs and schedules are never mutated: copy only what is
-        new.frames = [{**f, "vars": dict(f["vars"]), "progress": dict(f["progress"]) if f["progress"] else None,
-                       "entering": {k: dict(v) for k, v in f["entering"].items()} if f["entering"] else None}
-                      for f in self.frames]
-        new.jobs = [dict(j) for j in self.jobs]
-        new.triggered = {k: list(v) for k, v in self.triggered.items()}
-        new.tokens = {k: dict(v) for k, v in self.tokens.items()}
-        new.decks = {k: {"pool": list(v["pool"]), "bottom": list(v["bottom"])} for k, v in self.decks.items()}
-        new.modifiers = dict(self.modifiers)
-        new.scheduled = list(self.scheduled)
-        new.priority = {"order": list(self.priority["order"]), "placed": dict(self.priority["placed"])} if self.priority else None
-        new.turn = dict(self.turn) if self.turn else None
-        for name in ("anomaly_pool", "anomaly_discard", "flag"):
-            setattr(new, name, list(getattr(self, name)))
-        new.spots, new.sides = dict(self.spots), dict(self.sides)
-        return new
 
 
 # (content key, part) -> {id: item}, for 6 parts of about as many contents as domain/kit keeps.
@@ -143,15 +121,8 @@ def initial_state() -> ChronoState:
     return ChronoState()
 
 
-def dump_state(state: ChronoState) -> dict:
-    return asdict(state)
-
-
-def load_state(data: dict) -> ChronoState:
-    data = dict(data)
-    data["seats"] = [Seat(**s) for s in data["seats"]]
-    s = ChronoState(**data)
-    return s
+dump_state = kit.dump
+load_state = kit.loader(ChronoState)
 
 
 def evolve(state: ChronoState, event: dict) -> ChronoState:

@@ -21,9 +21,8 @@ def status(s: state.CorsairsState) -> Status:
         return Status(finished=True, to_move=[], phase="finished", result=s.result)
     if not s.players:
         return Status(finished=False)
-    owner = s.turn.pending["seat"] if s.turn.pending else s.active
     phase = {"roll": "A", "reroll": "B", "actions": "C"}.get(s.turn.phase, "D")
-    return Status(finished=False, to_move=[owner], phase=phase)
+    return Status(finished=False, to_move=rules.to_move(s), phase=phase)
 
 
 RULESET = kit.ruleset(

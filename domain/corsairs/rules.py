@@ -7,10 +7,15 @@ A handler works on a Draft: a clone of the state to which each event is applied 
 it is emitted, so later steps of the same command see earlier ones (a Treasure exchange in
 the middle of a move, the 6th Treasure ending the game at once). Nothing reaches the real
 state until the service stores the events.
+
+decide() and gate() are kit.Rules' (RULES, at the end): the opening refusals, then the
+moments (MOMENTS: for each, the commands it allows, its section, its words and who is to
+move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
 from .. import kit
+from ..kit import Section
 from ..ruleset import Rejected
 from .board import BACKWARD, FORWARD, SKULL
 from .state import GROUPS, MAX_GROG, SILVER_PER_TREASURE, WINNING_TREASURE, CorsairsState, evolve
@@ -19,20 +24,20 @@ SKULL_FACES = ("SKULL", "SKULL_GROG")
 GROG_FACES = ("GROG", "SKULL_GROG")
 
 # Rulebook sections, as headed in the rulebook.
-SETUP = "Game Setup"
-FLOW = "Game Flow"
-ROLL = "Roll Dice"
-REROLL = "Re-roll Dice"
-EXECUTE = "Execute Dice Actions"
-CURSED = "Cursed Dice"
-GROG = "Acquire Grog"
-SILVER = "Collect Silver Coins"
-MOVE = "Move Your Ship"
-CANNONS = "Use Your Cannons"
-END_TURN = "End Your Turn"
-SKULL_ISLAND = "Reaching Skull Island"
-ENDING = "Ending the Game"
-CAPTAINS = "Captain Cards"
+SETUP = Section("Game Setup")
+FLOW = Section("Game Flow")
+ROLL = Section("Roll Dice")
+REROLL = Section("Re-roll Dice")
+EXECUTE = Section("Execute Dice Actions")
+CURSED = Section("Cursed Dice")
+GROG = Section("Acquire Grog")
+SILVER = Section("Collect Silver Coins")
+MOVE = Section("Move Your Ship")
+CANNONS = Section("Use Your Cannons")
+END_TURN = Section("End Your Turn")
+SKULL_ISLAND = Section("Reaching Skull Island")
+ENDING = Section("Ending the Game")
+CAPTAINS = Section("Captain Cards")
 
 CAPTAIN_NAMES = {
     "WILLEM": "Willem the Artificer", "LUTHOR": "Luthor the Sea Artist",
@@ -42,8 +47,8 @@ CAPTAIN_NAMES = {
 }
 
 
-def captain_rule(captain: str) -> str:
-    return f"{CAPTAINS}: {CAPTAIN_NAMES[captain]}"
+def captain_rule(captain: str) -> Section:
+    return Section(f"{CAPTAINS}: {CAPTAIN_NAMES[captain]}")
 
 
 class Draft(kit.Draft):
@@ -148,47 +153,37 @@ def rank(s: CorsairsState) -> tuple[list[dict], list[str], list[int]]:
 
 
 # ----------------------------------------------------------------------------------
-# decide
+# decide: kit.Rules' (RULES, below HANDLERS): over, unknown command, no such seat, the
+# moment (MOMENTS: a decision some seat owes, or the active player's turn), then the handler.
+# The turn's phases (A to D) are each handler's to check, among its other checks.
 # ----------------------------------------------------------------------------------
 
-def decide(state: CorsairsState, seat: int, command: dict, chance) -> list[dict]:
-    if state.finished:
-        raise Rejected("GAME_OVER", ENDING, "The game is over; no more commands are accepted.")
-    kind = command.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise Rejected("UNKNOWN_COMMAND", FLOW, f"Corsairs of Valeria has no command '{kind}'.")
-    check_turn(state, seat, kind)
-    return kit.run(Draft(state, chance), handler, seat, command)
+def moment_of(s: CorsairsState) -> str:
+    if not s.players:
+        return "setup"
+    return s.turn.pending["kind"] if s.turn.pending is not None else "turn"
 
 
-def check_turn(s: CorsairsState, seat: int, kind: str) -> None:
-    if not 0 <= seat < len(s.players):
-        raise Rejected("NO_SUCH_SEAT", FLOW, f"There is no seat {seat} in this game.")
-    pending = s.turn.pending
-    if pending is not None:
-        owner = s.players[pending["seat"]].name
-        wanted = PENDING_COMMAND[pending["kind"]]
-        if seat != pending["seat"]:
-            raise Rejected("NOT_YOUR_DECISION", FLOW,
-                           f"Play waits for {owner} to {PENDING_WORDS[pending['kind']]}.")
-        if kind != wanted:
-            raise Rejected("DECISION_PENDING", FLOW,
-                           f"First {PENDING_WORDS[pending['kind']]} ('{wanted}').")
-        return
-    if kind in PENDING_COMMAND.values():
-        raise Rejected("NO_DECISION_PENDING", FLOW, "Nobody is being asked to choose anything right now.")
-    if seat != s.active:
-        raise Rejected("NOT_YOUR_TURN", FLOW,
-                       f"It is {s.players[s.active].name}'s turn; players take turns clockwise.")
+def _owing(s: CorsairsState) -> list[int]:
+    return [s.turn.pending["seat"]]
 
 
-PENDING_COMMAND = {"received_skulls": "resolve_received_skulls", "lane": "choose_lane"}
-PENDING_WORDS = {"received_skulls": "execute the Skull dice given to them",
-                 "lane": "choose which side of the island their pushed-back ship enters"}
+def _active(s: CorsairsState) -> list[int]:
+    return [s.active]
 
 
-def _phase(s: CorsairsState, wanted: str, section: str, action: str) -> None:
+def to_move(s: CorsairsState) -> list[int]:
+    return MOMENTS.to_move(s)
+
+
+def _owed(words: str, command: str) -> kit.Moment:
+    """A decision a seat owes before play goes on: only it, and only that command."""
+    return kit.Moment(FLOW, words, {command}, _owing, seat_first=True,
+                      not_yours=kit.Refusal("NOT_YOUR_DECISION", "Play waits for {owner} to {moment}."),
+                      wrong_command=kit.Refusal("DECISION_PENDING", f"First {{moment}} ('{command}')."))
+
+
+def _phase(s: CorsairsState, wanted: str, section: Section, action: str) -> None:
     names = {"roll": "A (Roll Dice)", "reroll": "B (Re-roll Dice)", "actions": "C (Execute Dice Actions)"}
     if s.turn.phase != wanted:
         raise Rejected("WRONG_PHASE", section,
@@ -208,7 +203,7 @@ def _flag(command: dict, name: str) -> bool:
     return value
 
 
-def _seat_arg(s: CorsairsState, seat: int, command: dict, name: str, section: str) -> int:
+def _seat_arg(s: CorsairsState, seat: int, command: dict, name: str, section: Section) -> int:
     target = command.get(name)
     if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(s.players):
         raise Rejected("INVALID_COMMAND", section, f"'{name}' must be the seat number of another player.")
@@ -403,7 +398,7 @@ def resolve_received_skulls(d: Draft, seat: int, command: dict) -> None:
 
 # -- Phase C: Grog and Silver -------------------------------------------------------
 
-def _group(s: CorsairsState, group: str, section: str) -> int:
+def _group(s: CorsairsState, group: str, section: Section) -> int:
     _phase(s, "actions", section, f"execute {group.title()} dice")
     _skulls_first(s)
     if group in s.turn.done:
@@ -441,7 +436,7 @@ def collect_silver(d: Draft, seat: int, command: dict) -> None:
 
 # -- Phase C: Maps ------------------------------------------------------------------
 
-def _walk(s: CorsairsState, start: str, steps: list, allow_back: bool, section: str) -> list[tuple[str, str]]:
+def _walk(s: CorsairsState, start: str, steps: list, allow_back: bool, section: Section) -> list[tuple[str, str]]:
     """Validate a path of steps from start; returns [(space, direction)] up to Skull Island."""
     board = s.board
     pos = start
@@ -542,7 +537,7 @@ def jaxn_move(d: Draft, seat: int, command: dict) -> None:
 
 # -- Phase C: Cannons ---------------------------------------------------------------
 
-def _cannons(s: CorsairsState, section: str) -> int:
+def _cannons(s: CorsairsState, section: Section) -> int:
     _group(s, "cannon", section)
     return s.count("CANNON") - s.turn.cannons_spent
 
@@ -753,3 +748,20 @@ HANDLERS = {
     "choose_lane": choose_lane,
     "end_turn": end_turn,
 }
+
+PENDING_COMMANDS = ("resolve_received_skulls", "choose_lane")
+MOMENTS = kit.Moments(of=moment_of, moments={
+    "received_skulls": _owed("execute the Skull dice given to them", "resolve_received_skulls"),
+    "lane": _owed("choose which side of the island their pushed-back ship enters", "choose_lane"),
+    "turn": kit.Moment(FLOW, "it is {active}'s turn", set(HANDLERS) - set(PENDING_COMMANDS), _active,
+                       wrong_command=kit.Refusal("NO_DECISION_PENDING", "Nobody is being asked to choose anything right now."),
+                       not_yours=kit.Refusal("NOT_YOUR_TURN", "It is {active}'s turn; players take turns clockwise.")),
+    "setup": kit.Moment(SETUP, "the game is being set up"),
+}, fields={"owner": lambda s, seat: s.players[s.turn.pending["seat"]].name,
+           "active": lambda s, seat: s.players[s.active].name})
+
+RULES = kit.Rules(game="Corsairs of Valeria", handlers=HANDLERS, moments=MOMENTS,
+                  draft=lambda state, chance, command: Draft(state, chance),
+                  over=ENDING, unknown=FLOW, seats=FLOW, seats_of=lambda s: s.players)
+decide = RULES.decide
+gate = RULES.gate

@@ -3,14 +3,16 @@
 evolve never checks and never rolls: every decision and every outcome is already in the
 event (see rules.py). It mutates and returns the state it is given; decide() works on a
 clone.
+
+clone(), dump_state and load_state are kit's (domain/kit/snapshot.py): the copy goes as deep
+as each field's type says, so the types must stay true; the content and options are shared.
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import Any
 
 from .. import kit
-from ..kit import shallow as _shallow
 from .board import Board, board_for
 
 GROUPS = ("grog", "silver", "map", "cannon")
@@ -36,9 +38,9 @@ class Turn:
     number: int = 0
     pass_no: int = 1
     phase: str = "roll"              # roll (A) | reroll (B) | actions (C, then D) | ended
-    dice: list = field(default_factory=list)
+    dice: list[str] = field(default_factory=list)
     preset: int = 0                  # dice set by Willem/Luthor this pass (always the first ones)
-    done: list = field(default_factory=list)   # symbol groups executed this pass
+    done: list[str] = field(default_factory=list)   # symbol groups executed this pass
     skulls_resolved: bool = False
     cannons_spent: int = 0           # by Captain Hook
     hook_used: int = 0
@@ -46,18 +48,18 @@ class Turn:
     attacked: bool = False           # a player or a merchant, once per turn (CV-A27)
     attacked_player: bool = False    # for Jäger Knot
     dice_given_away: bool = False
-    pending: dict | None = None      # a decision owed by some seat before play goes on
+    pending: dict[str, Any] | None = None   # a decision owed by some seat before play goes on
 
 
 @dataclass
-class CorsairsState:
-    players: list = field(default_factory=list)
-    options: dict = field(default_factory=dict)
-    content: dict = field(default_factory=dict)
+class CorsairsState(kit.GameState):
+    players: list[Player] = field(default_factory=list)
+    options: dict = field(default_factory=dict, metadata=kit.SHARED)
+    content: dict = field(default_factory=dict, metadata=kit.SHARED)
     content_key: str = ""
     chance_mode: str = ""
     commitment: str | None = None
-    slots: list = field(default_factory=list)     # [{"tile", "side"}] x3, nearest Start first
+    slots: list[dict[str, str]] = field(default_factory=list)   # [{"tile", "side"}] x3, nearest Start first
     unused_tile: str = ""
     supply: int = 0
     skull_silver: int = 0
@@ -67,23 +69,12 @@ class CorsairsState:
     active: int = 0
     turn: Turn = field(default_factory=Turn)
     finished: bool = False
-    result: dict | None = None
+    result: dict[str, Any] | None = None
     seed: str | None = None
 
     @property
     def board(self) -> Board:
         return board_for(self.content, self.content_key, self.slots)
-
-    def clone(self) -> CorsairsState:
-        new = _shallow(self)
-        new.players = [_shallow(p) for p in self.players]
-        new.turn = _shallow(self.turn)
-        new.turn.dice = list(self.turn.dice)
-        new.turn.done = list(self.turn.done)
-        if self.turn.pending is not None:
-            new.turn.pending = copy.deepcopy(self.turn.pending)
-        new.slots = [dict(s) for s in self.slots]
-        return new
 
     def count(self, *faces: str) -> int:
         return sum(1 for f in self.turn.dice if f in faces)
@@ -93,15 +84,8 @@ def initial_state() -> CorsairsState:
     return CorsairsState()
 
 
-def dump_state(state: CorsairsState) -> dict:
-    return asdict(state)
-
-
-def load_state(data: dict) -> CorsairsState:
-    data = dict(data)
-    data["players"] = [Player(**p) for p in data["players"]]
-    data["turn"] = Turn(**data["turn"])
-    return CorsairsState(**data)
+dump_state = kit.dump
+load_state = kit.loader(CorsairsState)
 
 
 def _reset_pass(turn: Turn) -> None:

@@ -3,26 +3,32 @@
 Every check cites the rulebook section it enforces (../shared/rules/league-of-pirates.txt)
 or, where the rulebook is silent, a ruling in docs/rulings.md (LP-A.., LP-P..).
 Handlers work on a Draft, a clone to which each event is applied as it is emitted.
+
+decide() and gate() are kit.Rules' (RULES, at the end): the opening refusals, then the
+moments (MOMENTS: for each, the commands it allows, its section, its words and who is to
+move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
 from .. import kit
+from ..chance import CHANCE_RULE
+from ..kit import Section
 from ..ruleset import Rejected
 from .state import CREW_SLOTS, LEAGUES, ROLE_OF_SLOT, LeagueState, evolve
 
-SET_UP = "Set Up"
-CHALLENGE = "Dice Challenge"
-ACTIONS = "Actions"
-PRESS_GANG = "Press Gang"
-RECRUIT = "Recruit"
-RESUPPLY = "Resupply"
-TURNING = "Turning"
-PLANK = "Walk the Plank"
-RAIDING = "Raiding"
-ENLISTMENT = "Enlistment"
-RESCUE = "Rescue"
-SET_SAIL = "Set Sail"
-WINNING = "Winning"
+SET_UP = Section("Set Up")
+CHALLENGE = Section("Dice Challenge")
+ACTIONS = Section("Actions")
+PRESS_GANG = Section("Press Gang")
+RECRUIT = Section("Recruit")
+RESUPPLY = Section("Resupply")
+TURNING = Section("Turning")
+PLANK = Section("Walk the Plank")
+RAIDING = Section("Raiding")
+ENLISTMENT = Section("Enlistment")
+RESCUE = Section("Rescue")
+SET_SAIL = Section("Set Sail")
+WINNING = Section("Winning")
 
 COSTS = {"press_gang": 1, "recruit": 3, "turn_coin": 2, "raid": 2, "enlist": 1, "rescue": 2, "set_sail": 2}
 PLANK_FEE = 1
@@ -34,7 +40,7 @@ class Draft(kit.Draft):
     def __init__(self, state: LeagueState, chance):
         super().__init__(state, chance, evolve)
 
-    def pay(self, seat: int, amount: int, reason: str, section: str) -> None:
+    def pay(self, seat: int, amount: int, reason: str, section: Section) -> None:
         """[Actions] actions cost points; LP-A11: points never go below 0."""
         have = self.s.seats[seat].points
         if have < amount:
@@ -56,68 +62,42 @@ class Draft(kit.Draft):
         self.emit("ChallengeStarted", purpose="turn", round=1)
 
 
-# ----------------------------------------------------------------------------------
+# -- decide: the opening and the moments -------------------------------------------------------
+# decide() and gate() are kit.Rules' (RULES, below HANDLERS): over, unknown command, no such
+# seat, the moment (MOMENTS), then the handler.
 
-def decide(state: LeagueState, seat: int, command: dict, chance) -> list[dict]:
-    if state.finished:
-        raise Rejected("GAME_OVER", WINNING, "The game is over; no more commands are accepted.")
-    kind = command.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise Rejected("UNKNOWN_COMMAND", ACTIONS, f"League of Pirates has no command '{kind}'.")
-    if seat not in (0, 1):
-        raise Rejected("NO_SUCH_SEAT", SET_UP, f"There is no seat {seat}: this game is for two players.")
-    phase, owners = PHASE_OF[kind]
-    if state.phase not in phase:
-        raise Rejected("WRONG_MOMENT", _phase_rule(state), f"You cannot {WORDS[kind]} now: {MOMENT[state.phase]}.")
-    if seat not in to_move(state):
-        if state.phase == "challenge":
-            other = state.seats[1 - seat].name
-            raise Rejected("THROWS_DONE", CHALLENGE,
-                           f"Your throws in this Dice Challenge are done; waiting for {other} to finish theirs.")
-        raise Rejected("NOT_YOUR_DECISION", _phase_rule(state), f"Not your decision: {MOMENT[state.phase]}.")
-    return kit.run(Draft(state, chance), handler, seat, command)
+def moment_of(s: LeagueState) -> str:
+    """The phase; the coins drawn by a Recruit are placed under its own section."""
+    if s.phase == "draw" and s.pending and s.pending.get("action") == "recruit":
+        return "recruit_draw"
+    return s.phase
+
+
+def _choosers(s: LeagueState) -> list[int]:
+    return [i for i, seat in enumerate(s.seats) if seat.league is None]
+
+
+def _throwers(s: LeagueState) -> list[int]:
+    return [i for i in (0, 1) if not s.challenge.ended[i]]
+
+
+def _actor(s: LeagueState) -> list[int]:
+    return [s.actor]
+
+
+def _placer(s: LeagueState) -> list[int]:
+    # A stored version may fall inside one command's batch: the drawn or rescued coins are
+    # placed or back in a bag (CoinsReturned, CoinPlaced, RescuedCoinReturned) and the next
+    # turn's events of the same batch are still to come. Nothing is left to decide.
+    return [] if s.pending is None else [s.actor]
+
+
+def _defender(s: LeagueState) -> list[int]:
+    return [1 - s.actor]
 
 
 def to_move(s: LeagueState) -> list[int]:
-    if s.finished or not s.seats:
-        return []
-    if s.phase == "leagues":
-        return [i for i, seat in enumerate(s.seats) if seat.league is None]
-    if s.phase == "challenge":
-        return [i for i in (0, 1) if not s.challenge.ended[i]]
-    if s.phase in ("draw", "rescue_placement") and s.pending is None:
-        # A stored version may fall inside one command's batch: the drawn or rescued coins are
-        # placed or back in a bag (CoinsReturned, CoinPlaced, RescuedCoinReturned) and the next
-        # turn's events of the same batch are still to come. Nothing is left to decide.
-        return []
-    if s.phase in ("action", "draw", "rescue_placement"):
-        return [s.actor]
-    if s.phase == "raid_defence":
-        return [1 - s.actor]
-    if s.phase == "rescue_defence":
-        return [1 - s.actor]
-    return []
-
-
-MOMENT = {
-    "leagues": "both players are secretly choosing their league",
-    "challenge": "a Dice Challenge is being rolled",
-    "action": "the winner of the Dice Challenge is choosing an action",
-    "draw": "the drawn coins are being placed or returned",
-    "raid_defence": "the defender may pay to choose a different defending coin",
-    "rescue_defence": "the holder of the prisoner is choosing its defender",
-    "rescue_placement": "the rescued coin is being placed",
-    "over": "the game is over",
-}
-def _phase_rule(s: LeagueState) -> str:
-    if s.phase == "draw" and s.pending and s.pending.get("action") == "recruit":
-        return RECRUIT
-    return PHASE_RULE[s.phase]
-
-
-PHASE_RULE = {"leagues": SET_UP, "challenge": CHALLENGE, "action": ACTIONS, "draw": PRESS_GANG,
-              "raid_defence": RAIDING, "rescue_defence": RESCUE, "rescue_placement": RESCUE, "over": WINNING}
+    return MOMENTS.to_move(s)
 
 
 # -- Set Up -------------------------------------------------------------------------
@@ -259,7 +239,7 @@ def _coin(s: LeagueState, coin_id) -> dict:
     return s.coins[coin_id]
 
 
-def _slot_for(s: LeagueState, seat: int, coin_id: str, slot, section: str, paying: int) -> dict | None:
+def _slot_for(s: LeagueState, seat: int, coin_id: str, slot, section: Section, paying: int) -> dict | None:
     """[Press Gang] coins go in their proper slots, mates in any mate slot; a coin of the same
     type replaces the occupant; a replaced Traitor walks the plank for 1 point [Walk the Plank]."""
     coin = s.coins[coin_id]
@@ -309,7 +289,7 @@ def recruit(d: Draft, seat: int, command: dict) -> None:
     _draw(d, seat, command, 3, "recruit", RECRUIT)
 
 
-def _draw(d: Draft, seat: int, command: dict, n: int, action: str, section: str) -> None:
+def _draw(d: Draft, seat: int, command: dict, n: int, action: str, section: Section) -> None:
     s = d.s
     bag = s.seats[seat].bag
     if not bag:
@@ -324,7 +304,7 @@ def place_coin(d: Draft, seat: int, command: dict) -> None:
     """[Press Gang] / [Recruit] place the drawn coin (one of them) on your ship; the rest go back."""
     s = d.s
     coin = command.get("coin")
-    section = _phase_rule(s)
+    section = MOMENTS.section(s)
     if coin not in s.pending["drawn"]:
         raise Rejected("NOT_DRAWN", section, "That coin is not one you drew.")
     replaced = _slot_for(s, seat, coin, command.get("slot"), section, 0)
@@ -366,7 +346,7 @@ def turn_coin(d: Draft, seat: int, command: dict) -> None:
     d.next_turn()
 
 
-def _fighter(s: LeagueState, seat: int, coin, section: str) -> None:
+def _fighter(s: LeagueState, seat: int, coin, section: Section) -> None:
     """[Raiding 1] a non-traitor coin from your own ship (crew, not brig; Captain allowed, LP-A22)."""
     _coin(s, coin)
     where, owner, _ = s.where(coin)
@@ -474,7 +454,7 @@ def _roll_raid(d: Draft, command: dict) -> None:
     faces = s.content["skillDie"]["faces"]
     rolls = command.get("rolls")
     if rolls is not None and not (isinstance(rolls, dict) and set(rolls) == {"skills", "dice"}):
-        raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+        raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                        "'rolls' must be {'skills': [raider's, defender's skill die], 'dice': [raider's, defender's die]}.")
     skills = d.chance.roll(2, faces, None if rolls is None else rolls["skills"], "rolls.skills")
     dice = d.chance.roll(2, [1, 2, 3, 4, 5, 6], None if rolls is None else rolls["dice"], "rolls.dice")
@@ -622,17 +602,6 @@ HANDLERS = {
 }
 
 ACTION_COMMANDS = ("press_gang", "recruit", "resupply", "turn_coin", "raid", "rescue", "enlist", "set_sail", "pass_turn")
-PHASE_OF = {
-    "choose_league": (("leagues",), "each"),
-    "throw_dice": (("challenge",), "each"),
-    "stop_throwing": (("challenge",), "each"),
-    **{k: (("action",), "actor") for k in ACTION_COMMANDS},
-    "place_coin": (("draw",), "actor"),
-    "return_coins": (("draw",), "actor"),
-    "defend_raid": (("raid_defence",), "defender"),
-    "choose_rescue_defender": (("rescue_defence",), "holder"),
-    "place_rescued_coin": (("rescue_placement",), "actor"),
-}
 WORDS = {
     "choose_league": "choose a league", "throw_dice": "throw dice", "stop_throwing": "stop throwing",
     "press_gang": "Press Gang", "recruit": "Recruit", "resupply": "Resupply", "turn_coin": "turn a coin",
@@ -641,3 +610,29 @@ WORDS = {
     "defend_raid": "choose a raid defender", "choose_rescue_defender": "choose a rescue defender",
     "place_rescued_coin": "place a rescued coin",
 }
+
+_PLACING = "the drawn coins are being placed or returned"
+MOMENTS = kit.Moments(of=moment_of, command_words=WORDS, moments={
+    "leagues": kit.Moment(SET_UP, "both players are secretly choosing their league", {"choose_league"}, _choosers),
+    "challenge": kit.Moment(CHALLENGE, "a Dice Challenge is being rolled", {"throw_dice", "stop_throwing"}, _throwers,
+                            not_yours=kit.Refusal("THROWS_DONE", "Your throws in this Dice Challenge are done; "
+                                                                 "waiting for {other} to finish theirs.")),
+    "action": kit.Moment(ACTIONS, "the winner of the Dice Challenge is choosing an action", ACTION_COMMANDS, _actor),
+    "draw": kit.Moment(PRESS_GANG, _PLACING, {"place_coin", "return_coins"}, _placer),
+    "recruit_draw": kit.Moment(RECRUIT, _PLACING, {"place_coin", "return_coins"}, _placer),
+    "raid_defence": kit.Moment(RAIDING, "the defender may pay to choose a different defending coin", {"defend_raid"},
+                               _defender),
+    "rescue_defence": kit.Moment(RESCUE, "the holder of the prisoner is choosing its defender", {"choose_rescue_defender"},
+                                 _defender),
+    "rescue_placement": kit.Moment(RESCUE, "the rescued coin is being placed", {"place_rescued_coin"}, _placer),
+    # Between a raid's or a rescue's roll and its outcome, inside one command's batch: only a
+    # stored version stops there (decide() never meets it), and nobody is to move.
+    "resolved": kit.Moment(RAIDING, "a raid or a rescue is being resolved"),
+    "over": kit.Moment(WINNING, "the game is over"),
+}, fields={"other": lambda s, seat: s.seats[1 - seat].name})
+
+RULES = kit.Rules(game="League of Pirates", handlers=HANDLERS, moments=MOMENTS,
+                  draft=lambda state, chance, command: Draft(state, chance),
+                  over=WINNING, unknown=ACTIONS, seats=SET_UP, no_seat="There is no seat {seat}: this game is for two players.")
+decide = RULES.decide
+gate = RULES.gate

@@ -1,14 +1,16 @@
 """League of Pirates: the state of a game and evolve(), which applies one event.
 
 evolve never checks and never draws: every choice and outcome is in the event (rules.py).
+
+clone(), dump_state and load_state are kit's (domain/kit/snapshot.py): the copy goes as deep
+as each field's type says, so the types must stay true; the content and options are shared.
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import Any
 
 from .. import kit
-from ..kit import shallow as _shallow
 
 CREW_SLOTS = ("captain", "quartermaster", "sailing_master", "surgeon", "mate1", "mate2", "mate3")
 ROLE_OF_SLOT = {"captain": "captain", "quartermaster": "quartermaster", "sailing_master": "sailingMaster",
@@ -22,26 +24,26 @@ class Seat:
     coin_set: str = ""
     points: int = 0
     league: str | None = None
-    crew: dict = field(default_factory=lambda: {s: None for s in CREW_SLOTS})
-    brig: list = field(default_factory=list)
-    bag: list = field(default_factory=list)        # kept sorted: a bag has no order
+    crew: dict[str, str | None] = field(default_factory=lambda: {s: None for s in CREW_SLOTS})
+    brig: list[str | None] = field(default_factory=list)
+    bag: list[str] = field(default_factory=list)   # kept sorted: a bag has no order
 
 
 @dataclass
 class Challenge:
     purpose: str = "turn"                          # turn | set_sail
     round: int = 1
-    dice: list = field(default_factory=lambda: [[0] * 5, [0] * 5])
-    throws: list = field(default_factory=lambda: [0, 0])
-    banked: list = field(default_factory=lambda: [{}, {}])   # {"1": die index, "2": ..., "3": ...}
-    ended: list = field(default_factory=lambda: [False, False])
+    dice: list[list[int]] = field(default_factory=lambda: [[0] * 5, [0] * 5])
+    throws: list[int] = field(default_factory=lambda: [0, 0])
+    banked: list[dict[str, int]] = field(default_factory=lambda: [{}, {}])   # {"1": die index, "2": ..., "3": ...}
+    ended: list[bool] = field(default_factory=lambda: [False, False])
 
 
 @dataclass
-class LeagueState:
-    seats: list = field(default_factory=list)
-    options: dict = field(default_factory=dict)
-    content: dict = field(default_factory=dict)
+class LeagueState(kit.GameState):
+    seats: list[Seat] = field(default_factory=list)
+    options: dict = field(default_factory=dict, metadata=kit.SHARED)
+    content: dict = field(default_factory=dict, metadata=kit.SHARED)
     content_key: str = ""
     chance_mode: str = ""
     commitment: str | None = None
@@ -49,37 +51,21 @@ class LeagueState:
     turn: int = 0
     challenge: Challenge | None = None
     actor: int | None = None
-    pending: dict | None = None
-    traitors: list = field(default_factory=list)
-    origin: dict = field(default_factory=dict)      # coin -> seat whose bag it went into at setup
-    captured: dict = field(default_factory=dict)    # coin in a brig -> {"from": seat, "slot": crew slot}
-    removed: list = field(default_factory=list)     # walked the plank
+    pending: dict[str, Any] | None = None
+    traitors: list[str] = field(default_factory=list)
+    origin: dict[str, int] = field(default_factory=dict)   # coin -> seat whose bag it went into at setup
+    # coin in a brig -> {"from": seat, "slot": crew slot}
+    captured: dict[str, dict[str, int | str]] = field(default_factory=dict)
+    removed: list[str] = field(default_factory=list)       # walked the plank
     set_sail_by: int | None = None
     finished: bool = False
-    result: dict | None = None
+    result: dict[str, Any] | None = None
     seed: str | None = None
 
     @property
     def coins(self) -> dict:
         return coin_index(self.content_key, self.content)
 
-    def clone(self) -> LeagueState:
-        new = _shallow(self)
-        new.seats = []
-        for seat in self.seats:
-            copied = _shallow(seat)
-            copied.crew, copied.brig, copied.bag = dict(seat.crew), list(seat.brig), list(seat.bag)
-            new.seats.append(copied)
-        if self.challenge is not None:
-            c = new.challenge = _shallow(self.challenge)
-            c.dice, c.throws = [list(x) for x in c.dice], list(c.throws)
-            c.banked, c.ended = [dict(x) for x in c.banked], list(c.ended)
-        new.pending = copy.deepcopy(self.pending)
-        new.traitors = list(self.traitors)
-        new.origin = dict(self.origin)
-        new.captured = dict(self.captured)
-        new.removed = list(self.removed)
-        return new
 
     def where(self, coin: str) -> tuple[str, int | None, str | int | None]:
         """("crew", seat, slot) | ("brig", seat, index) | ("bag", seat, None) | ("drawn", seat, None) | ("removed", ..)"""
@@ -112,16 +98,8 @@ def initial_state() -> LeagueState:
     return LeagueState()
 
 
-def dump_state(state: LeagueState) -> dict:
-    return asdict(state)
-
-
-def load_state(data: dict) -> LeagueState:
-    data = dict(data)
-    data["seats"] = [Seat(**s) for s in data["seats"]]
-    if data["challenge"] is not None:
-        data["challenge"] = Challenge(**data["challenge"])
-    return LeagueState(**data)
+dump_state = kit.dump
+load_state = kit.loader(LeagueState)
 
 
 def evolve(state: LeagueState, event: dict) -> LeagueState:

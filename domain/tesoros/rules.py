@@ -9,26 +9,31 @@ peek) may reveal the Anchor, whose Event may need the players (Scurvy) before th
 taken. So every such step is written as a continuation, a small dict `then` saying what the
 card is for; Scurvy stores it and the last Pirate to choose resumes it ([Event Cards]: "the
 game continues with the action that was occurring before the Anchor card was revealed").
+
+decide() and gate() are kit.Rules' (RULES, at the end): the opening refusals, then the
+moments (MOMENTS: for each, the commands it allows, its section, its words and who is to
+move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
 from .. import kit
 from ..chance import CHANCE_RULE
+from ..kit import Section
 from ..ruleset import Rejected
 from .state import TesorosState, evolve
 
-SETUP = "Setup"
-DICE = "Use of the Dice (Assign Die Value)"
-TURN = "Player Turn"
-DRAW = "Draw a Card"
-COMBAT = "Fire Cannons and Challenge to Duel"
-TREASON = "Treason and Protection Cards"
-EQUIPMENT = "Equipment Cards"
-CLAIM = "Claim Treasure"
-MOVEMENT = "Movement"
-ANCHOR = "Anchor Card"
-EVENTS = "Event Cards"
-END = "Victory and End of Game"
+SETUP = Section("Setup")
+DICE = Section("Use of the Dice (Assign Die Value)")
+TURN = Section("Player Turn")
+DRAW = Section("Draw a Card")
+COMBAT = Section("Fire Cannons and Challenge to Duel")
+TREASON = Section("Treason and Protection Cards")
+EQUIPMENT = Section("Equipment Cards")
+CLAIM = Section("Claim Treasure")
+MOVEMENT = Section("Movement")
+ANCHOR = Section("Anchor Card")
+EVENTS = Section("Event Cards")
+END = Section("Victory and End of Game")
 
 TABLE_FIELDS = {"drawn": "every card taken off the Play Deck, in order",
                 "events": "each Event card revealed from under the Anchor or turned face up",
@@ -65,74 +70,64 @@ class Draft(kit.Draft):
         return got
 
 
-def decide(state: TesorosState, seat: int, command: dict, chance) -> list[dict]:
-    handler = kit.command_handler(state, seat, command, chance, HANDLERS, game="Los Tesoros del Rey Pirata", over=END,
-                                  unknown=TURN, seats=SETUP, table_fields=TABLE_FIELDS,
-                                  server_words="draws and shuffles")
-    kind = command["type"]
-    open_now = open_commands(state)
-    if kind not in open_now:
-        raise Rejected("WRONG_MOMENT", moment_rule(state), f"You cannot {WORDS[kind]} now: {moment(state)}.")
-    if seat not in to_move(state):
-        raise Rejected("NOT_YOUR_DECISION", moment_rule(state), f"Not your decision: {moment(state)}.")
-    d = Draft(state, chance, command)
-    events = kit.run(d, handler, seat, command)
-    if chance.mode == "table":
+# -- decide: the opening, the moments and the table's outcomes ---------------------------------
+# decide() and gate() are kit.Rules' (RULES, below HANDLERS): over, unknown command, no such
+# seat, outcomes sent to a server game, the moment (MOMENTS), then the handler.
+
+def _after(d: Draft) -> None:
+    """A table reports what the command took: no more."""
+    if d.chance.mode == "table":
         for f, given in d.supplied.items():
             if given is not None and (not isinstance(given, list) or len(given) != d.used[f]):
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                                f"'{f}' lists more than this command took ({d.used[f]}).")
-    return events
 
 
-def to_move(s: TesorosState) -> list[int]:
-    if s.finished or not s.seats or s.phase == "setup":
-        return []
+PHASES = ("draw", "action1", "move", "sail", "action2", "discard")
+
+
+def moment_of(s: TesorosState) -> str:
+    """Before the first turn and after the end, "over"; else Scurvy's choice, a decision some
+    seat owes inside the phase, or the phase."""
+    if not s.seats or s.phase == "setup":
+        return "over"
     if s.scurvy is not None:
-        return [i for i in s.scurvy["waiting"] if str(i) not in s.scurvy["kept"]]
+        return "scurvy"
     if s.pending is not None:
-        return [s.pending["seat"]]
+        return "pending_" + s.pending["kind"]
+    return s.phase if s.phase in PHASES else "over"
+
+
+def _keepers(s: TesorosState) -> list[int]:
+    return [i for i in s.scurvy["waiting"] if str(i) not in s.scurvy["kept"]]
+
+
+def _owing(s: TesorosState) -> list[int]:
+    return [s.pending["seat"]]
+
+
+def _active(s: TesorosState) -> list[int]:
     return [s.active]
 
 
-def open_commands(s: TesorosState) -> tuple:
-    if s.scurvy is not None:
-        return ("keep_cards",)
-    if s.pending is not None:
-        return {"defend": ("defend",), "protect": ("walk_the_plank", "accept_treason"),
-                "take_treasure": ("take_treasure",), "take_card": ("take_card",),
-                "draw": ("draw_card", "peek_deck")}[s.pending["kind"]]
-    return {"draw": ("draw_card", "peek_deck"), "action1": ACTIONS, "action2": ACTIONS,
-            "move": ("assign_move_die",), "sail": ("move_ship",), "discard": ("discard_card",)}.get(s.phase, ())
+def _name(s: TesorosState, i: int) -> str:
+    return f"{s.seats[i].name} (seat {i})"
+
+
+def to_move(s: TesorosState) -> list[int]:
+    return MOMENTS.to_move(s)
 
 
 def moment(s: TesorosState) -> str:
-    def name(i):
-        return f"{s.seats[i].name} (seat {i})"
-    if s.scurvy is not None:
-        return "Scurvy: each Pirate with more than 2 cards chooses the 2 to keep"
-    if s.pending is not None:
-        p = s.pending
-        return {"defend": f"{name(p['seat'])} assigns a die value to the defence",
-                "protect": f"{name(p['seat'])} may answer the Treason with Walk the Plank",
-                "take_treasure": f"{name(p['seat'])} chooses the Treasure won in the Duel",
-                "take_card": f"{name(p['seat'])} chooses a card from the Mutiny's target",
-                "draw": f"{name(p['seat'])} draws a card (Lamps & Shovels)"}[p["kind"]]
-    return {"draw": f"{name(s.active)} draws a card (phase 1)",
-            "action1": f"{name(s.active)} chooses an action (phase 2)",
-            "move": f"{name(s.active)} assigns a die value to move the Ship (phase 3)",
-            "sail": f"{name(s.active)} moves the Ship (phase 3)",
-            "action2": f"{name(s.active)} chooses an action (phase 4)",
-            "discard": f"{name(s.active)} discards down to the hand limit of 8"}.get(s.phase, "the game is over")
+    return MOMENTS.words(s)
 
 
-def moment_rule(s: TesorosState) -> str:
-    if s.scurvy is not None:
-        return EVENTS
-    if s.pending is not None:
-        return {"defend": COMBAT, "protect": TREASON, "take_treasure": COMBAT, "take_card": TREASON,
-                "draw": EQUIPMENT}[s.pending["kind"]]
-    return {"move": MOVEMENT, "sail": MOVEMENT}.get(s.phase, TURN)
+def _owed(section: Section, words: str, commands) -> kit.Moment:
+    return kit.Moment(section, "{pending} " + words, commands, _owing)
+
+
+def _phase(section: Section, words: str, commands) -> kit.Moment:
+    return kit.Moment(section, "{active} " + words, commands, _active)
 
 
 # -- small readers ------------------------------------------------------------------
@@ -161,7 +156,7 @@ def vp(s: TesorosState, seat: int) -> int:
     return sum(table[t][min(k, len(table[t]) - 1)] for t, k in counts.items())
 
 
-def _other_seat(s: TesorosState, seat: int, target, section: str) -> int:
+def _other_seat(s: TesorosState, seat: int, target, section: Section) -> int:
     if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(s.seats):
         raise Rejected("NO_SUCH_PIRATE", section, "'target' must be the seat of another Pirate.")
     if target == seat:
@@ -718,3 +713,26 @@ WORDS = {
     "claim_treasure": "claim a Treasure", "assign_move_die": "assign a die value to move",
     "move_ship": "move your Ship", "discard_card": "discard to the hand limit", "keep_cards": "choose cards for Scurvy",
 }
+
+MOMENTS = kit.Moments(of=moment_of, command_words=WORDS, moments={
+    "scurvy": kit.Moment(EVENTS, "Scurvy: each Pirate with more than 2 cards chooses the 2 to keep", {"keep_cards"},
+                         _keepers),
+    "pending_defend": _owed(COMBAT, "assigns a die value to the defence", {"defend"}),
+    "pending_protect": _owed(TREASON, "may answer the Treason with Walk the Plank", {"walk_the_plank", "accept_treason"}),
+    "pending_take_treasure": _owed(COMBAT, "chooses the Treasure won in the Duel", {"take_treasure"}),
+    "pending_take_card": _owed(TREASON, "chooses a card from the Mutiny's target", {"take_card"}),
+    "pending_draw": _owed(EQUIPMENT, "draws a card (Lamps & Shovels)", {"draw_card", "peek_deck"}),
+    "draw": _phase(TURN, "draws a card (phase 1)", {"draw_card", "peek_deck"}),
+    "action1": _phase(TURN, "chooses an action (phase 2)", ACTIONS),
+    "move": _phase(MOVEMENT, "assigns a die value to move the Ship (phase 3)", {"assign_move_die"}),
+    "sail": _phase(MOVEMENT, "moves the Ship (phase 3)", {"move_ship"}),
+    "action2": _phase(TURN, "chooses an action (phase 4)", ACTIONS),
+    "discard": _phase(TURN, "discards down to the hand limit of 8", {"discard_card"}),
+    "over": kit.Moment(TURN, "the game is over"),
+}, fields={"active": lambda s, seat: _name(s, s.active), "pending": lambda s, seat: _name(s, s.pending["seat"])})
+
+RULES = kit.Rules(game="Los Tesoros del Rey Pirata", handlers=HANDLERS, moments=MOMENTS, draft=Draft,
+                  over=END, unknown=TURN, seats=SETUP, table_fields=TABLE_FIELDS, server_words="draws and shuffles",
+                  after=_after)
+decide = RULES.decide
+gate = RULES.gate

@@ -4,14 +4,16 @@ evolve never checks and never draws: every choice and outcome is in the event (r
 The Play Deck is kept as the set of its face-down cards (sorted): its order is nobody's, so
 the state holds none; a card is chosen when it is taken (server seed or table, in decide).
 A card someone peeked at with Lamps & Shovels stays on top, known, in `deck_top`.
+
+clone(), dump_state and load_state are kit's (domain/kit/snapshot.py): the copy goes as deep
+as each field's type says, so the types must stay true; the content and options are shared.
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import Any
 
 from .. import kit
-from ..kit import shallow as _shallow
 from .board import board_for
 
 
@@ -19,43 +21,43 @@ from .board import board_for
 class Seat:
     name: str
     color: str = ""
-    hand: list = field(default_factory=list)        # kept sorted: a hand has no order
+    hand: list[str] = field(default_factory=list)   # kept sorted: a hand has no order
     equipped: str | None = None
-    treasures: list = field(default_factory=list)   # Map ids, Treasure side up, in the order won
+    treasures: list[str] = field(default_factory=list)   # Map ids, Treasure side up, in the order won
     ship: str = ""
 
 
 @dataclass
-class TesorosState:
-    seats: list = field(default_factory=list)
-    options: dict = field(default_factory=dict)
-    content: dict = field(default_factory=dict)
+class TesorosState(kit.GameState):
+    seats: list[Seat] = field(default_factory=list)
+    options: dict = field(default_factory=dict, metadata=kit.SHARED)
+    content: dict = field(default_factory=dict, metadata=kit.SHARED)
     content_key: str = ""
     chance_mode: str = ""
     commitment: str | None = None
-    deck: list = field(default_factory=list)          # face-down cards above the Anchor (Chaos: and events)
+    deck: list[str] = field(default_factory=list)     # face-down cards above the Anchor (Chaos: and events)
     deck_top: str | None = None                       # a peeked card left on top
-    top_known_to: list = field(default_factory=list)
-    discard: list = field(default_factory=list)       # last = top; face up (TA-37)
-    events_left: list = field(default_factory=list)   # face down under the Anchor (Scanning: the pile)
+    top_known_to: list[int] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)       # last = top; face up (TA-37)
+    events_left: list[str] = field(default_factory=list)   # face down under the Anchor (Scanning: the pile)
     face_up_event: str | None = None                  # Scanning the horizon
     resolving: str | None = None                      # the Event card being carried out
-    event_discard: list = field(default_factory=list)
-    events_out: list = field(default_factory=list)    # not used (Pact of the Waves)
+    event_discard: list[str] = field(default_factory=list)
+    events_out: list[str] = field(default_factory=list)    # not used (Pact of the Waves)
     events_in_play: int = 0
-    map_deck: list = field(default_factory=list)
-    open_maps: list = field(default_factory=list)
+    map_deck: list[str] = field(default_factory=list)
+    open_maps: list[str] = field(default_factory=list)
     active: int = 0
     turn: int = 0
     phase: str = "setup"      # draw | action1 | move | sail | action2 | discard | over
     turn_start: str = ""
     move_value: int | None = None
-    combat: dict | None = None    # the attack or Treason being resolved
-    pending: dict | None = None   # a decision inside the phase: defend, protect, take_treasure, take_card, draw
-    scurvy: dict | None = None    # Scurvy's simultaneous choice, and what it interrupted
-    sudden_death: dict | None = None
+    combat: dict[str, Any] | None = None    # the attack or Treason being resolved
+    pending: dict[str, Any] | None = None   # a decision inside the phase: defend, protect, take_treasure, take_card, draw
+    scurvy: dict[str, Any] | None = None    # Scurvy's simultaneous choice, and what it interrupted
+    sudden_death: dict[str, Any] | None = None
     finished: bool = False
-    result: dict | None = None
+    result: dict[str, Any] | None = None
     seed: str | None = None
 
     @property
@@ -78,20 +80,6 @@ class TesorosState:
     def board(self):
         return board_for(self.content_key, self.content)
 
-    def clone(self) -> TesorosState:
-        new = _shallow(self)
-        new.seats = []
-        for seat in self.seats:
-            c = _shallow(seat)
-            c.hand, c.treasures = list(seat.hand), list(seat.treasures)
-            new.seats.append(c)
-        for name in ("deck", "top_known_to", "discard", "events_left", "event_discard", "events_out",
-                     "map_deck", "open_maps"):
-            setattr(new, name, list(getattr(self, name)))
-        new.combat = copy.deepcopy(self.combat)
-        new.pending = copy.deepcopy(self.pending)
-        new.scurvy = copy.deepcopy(self.scurvy)
-        return new
 
 
 # (content key, part) -> {id: item}, built from the state's own content (another request
@@ -108,15 +96,8 @@ def initial_state() -> TesorosState:
     return TesorosState()
 
 
-def dump_state(state: TesorosState) -> dict:
-    return asdict(state)
-
-
-def load_state(data: dict) -> TesorosState:
-    data = dict(data)
-    data["seats"] = [Seat(**s) for s in data["seats"]]
-    s = TesorosState(**data)
-    return s
+dump_state = kit.dump
+load_state = kit.loader(TesorosState)
 
 
 def evolve(state: TesorosState, event: dict) -> TesorosState:

@@ -5,6 +5,10 @@ the expansion ../shared/rules/crimson-seas.txt, "CS <heading>") or, where they a
 ruling in docs/rulings.md (VA-Bn and VA-n from the rules notes, VP-n Parley's own).
 Handlers work on a Draft, a clone to which each event is applied as emitted. Card powers are
 interpreted by effects.py; no card is named here.
+
+decide() and gate() are kit.Rules' (RULES, at the end): the opening refusals, then the
+moments (MOMENTS: for each, the commands it allows, its section, its words and who is to
+move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
@@ -12,22 +16,24 @@ import json
 
 from .. import kit
 from ..chance import CHANCE_RULE
+from ..kit import Section
 from ..ruleset import Rejected
 from .effects import RESOURCES, ROLES, amount, has_choice, options
 from .state import ValeriaState, evolve
 
-SETUP = "BR p.5 Game Setup"
-ROLL = "BR p.7 Roll Phase"
-HARVEST = "BR p.7-8 Harvest Phase"
-ACTION = "BR p.8 Action Phase"
-SLAY = "BR p.9 Slay a Monster"
-RECRUIT = "BR p.9 Recruit a Citizen"
-GAIN = "BR p.9 Gain a Resource"
-BUILD = "BR p.10 Build a Domain"
-END = "BR p.8 Ending the Game"
-SAIL = "CS Sail"
-GAIN_MAP = "CS Gain a Map"
-CS_ROLL = "CS Roll Phase"
+SETUP = Section("Game Setup", book="BR", page="5")
+ROLL = Section("Roll Phase", book="BR", page="7")
+HARVEST = Section("Harvest Phase", book="BR", page="7-8")
+ACTION = Section("Action Phase", book="BR", page="8")
+SLAY = Section("Slay a Monster", book="BR", page="9")
+RECRUIT = Section("Recruit a Citizen", book="BR", page="9")
+GAIN = Section("Gain a Resource", book="BR", page="9")
+BUILD = Section("Build a Domain", book="BR", page="10")
+END = Section("Ending the Game", book="BR", page="8")
+SAIL = Section("Sail", book="CS")
+GAIN_MAP = Section("Gain a Map", book="CS")
+CS_ROLL = Section("Roll Phase", book="CS")
+BLOCKADE = Section("Pirate Blockade", book="CS")
 ACTIONS = ("slay", "recruit", "build", "gain_resource")
 CS_ACTIONS = ("sail", "gain_map")
 ISLANDS = ("araby", "nae_aerie", "exekratys", "amarynth")
@@ -58,43 +64,21 @@ class Draft(kit.Draft):
         return card
 
 
-def decide(state: ValeriaState, seat: int, command: dict, chance) -> list[dict]:
-    handler = kit.command_handler(state, seat, command, chance, HANDLERS, game="Valeria: Card Kingdoms", over=END,
-                                  unknown=ACTION, seats=SETUP, table_fields=("dice", "revealed"),
-                                  server_words="rolls and draws")
-    kind = command["type"]
-    if kind not in open_commands(state):
-        raise Rejected("WRONG_MOMENT", moment_rule(state), f"You cannot {WORDS[kind]} now: {moment(state)}.")
-    if seat not in to_move(state):
-        raise Rejected("NOT_YOUR_DECISION", moment_rule(state), f"Not your decision: {moment(state)}.")
-    d = Draft(state, chance, command)
-    events = kit.run(d, handler, seat, command)
-    if chance.mode == "table" and d.revealed is not None and (not isinstance(d.revealed, list) or len(d.revealed) != d.used):
+# -- decide: the opening, the moments and the table's outcomes ---------------------------------
+# decide() and gate() are kit.Rules' (RULES, below HANDLERS): over, unknown command, no such
+# seat, outcomes sent to a server game, the moment (MOMENTS), then the handler.
+
+def _after(d: Draft) -> None:
+    """A table reports what the command turned face up: no more."""
+    if d.chance.mode == "table" and d.revealed is not None and (not isinstance(d.revealed, list) or len(d.revealed) != d.used):
         raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                        f"'revealed' lists more than this command turned face up ({d.used}).")
-    return events
 
 
 WORDS = {"keep_duke": "keep a Duke", "roll_dice": "roll the dice", "change_die": "change a die",
          "announce_roll": "announce the roll", "harvest": "resolve a Citizen", "slay": "slay a Monster",
          "recruit": "recruit a Citizen", "build": "build a Domain", "gain_resource": "gain a Resource",
          "resolve": "resolve a reward", "sail": "sail", "gain_map": "gain a Map"}
-
-
-def open_commands(s: ValeriaState) -> set[str]:
-    if s.phase == "dukes":
-        return {"keep_duke"}
-    if s.phase == "roll":
-        return {"roll_dice"} if s.dice is None else {"change_die", "announce_roll"}
-    if s.phase == "harvest":
-        return {"harvest"}
-    if s.phase == "action":
-        if s.pending:
-            return {"resolve"}
-        if s.granted:  # [BR p.15] the additional action granted, at once
-            return {s.granted[0]}
-        return set(ACTIONS) | (set(CS_ACTIONS) if s.cs else set())
-    return set()
 
 
 def tier(item: dict) -> int:
@@ -121,39 +105,67 @@ def in_order(steps: list[dict]) -> bool:
     return len(spending) <= 1
 
 
-def to_move(s: ValeriaState) -> list[int]:
-    if s.finished or not s.seats:
-        return []
+def moment_of(s: ValeriaState) -> str:
+    """The phase; in the Roll Phase, before or after the roll; in the Harvest, whether the Thief
+    acts first; in the Action Phase, a reward to resolve, the additional action a reward granted
+    (at once [BR p.15]), or one of the two actions (with Crimson Seas', or without)."""
     if s.phase == "dukes":
-        return [i for i, x in enumerate(s.seats) if x.duke is None]
+        return "dukes"
+    if s.phase == "roll":
+        return "roll" if s.dice is None else "change"
     if s.phase == "harvest":
-        firsts = first_items(s)
-        if firsts:
-            return [firsts[0]["seat"]]
-        return sorted({i["seat"] for i in s.items})
-    if s.phase in ("roll", "action"):
-        return [s.active]
-    return []
+        return "thief" if first_items(s) else "harvest"
+    if s.phase == "action":
+        if s.pending:
+            return "reward"
+        if s.granted:
+            return "granted_" + s.granted[0]
+        return "cs_actions" if s.cs else "actions"
+    return "over"
+
+
+def _duke_keepers(s: ValeriaState) -> list[int]:
+    return [i for i, x in enumerate(s.seats) if x.duke is None]
+
+
+def _thief(s: ValeriaState) -> list[int]:
+    return [first_items(s)[0]["seat"]]
+
+
+def _harvesters(s: ValeriaState) -> list[int]:
+    return sorted({i["seat"] for i in s.items})
+
+
+def _active(s: ValeriaState) -> list[int]:
+    return [s.active]
+
+
+def to_move(s: ValeriaState) -> list[int]:
+    return MOMENTS.to_move(s)
+
+
+def open_commands(s: ValeriaState) -> frozenset[str]:
+    return MOMENTS.open(s)
 
 
 def moment(s: ValeriaState) -> str:
-    if s.phase == "dukes":
-        return "each player keeps one of the two Dukes dealt"
-    if s.phase == "roll":
-        return "the active player rolls" if s.dice is None else "the active player may change dice, then announces the roll"
-    if s.phase == "harvest":
-        return "the Thief acts first" if first_items(s) else "players resolve their activated Citizens"
-    if s.phase == "action":
-        if s.pending:
-            return "the active player resolves a reward"
-        if s.granted:
-            return f"the active player takes the additional action a reward granted ({WORDS[s.granted[0]]})"
-        return f"the active player takes an action ({s.actions_left} left)"
-    return "the game is over"
+    return MOMENTS.words(s)
 
 
-def moment_rule(s: ValeriaState) -> str:
-    return {"dukes": SETUP, "roll": ROLL, "harvest": HARVEST, "action": ACTION}.get(s.phase, END)
+MOMENTS = kit.Moments(of=moment_of, command_words=WORDS, moments={
+    "dukes": kit.Moment(SETUP, "each player keeps one of the two Dukes dealt", {"keep_duke"}, _duke_keepers),
+    "roll": kit.Moment(ROLL, "the active player rolls", {"roll_dice"}, _active),
+    "change": kit.Moment(ROLL, "the active player may change dice, then announces the roll",
+                         {"change_die", "announce_roll"}, _active),
+    "thief": kit.Moment(HARVEST, "the Thief acts first", {"harvest"}, _thief),
+    "harvest": kit.Moment(HARVEST, "players resolve their activated Citizens", {"harvest"}, _harvesters),
+    "reward": kit.Moment(ACTION, "the active player resolves a reward", {"resolve"}, _active),
+    **{f"granted_{action}": kit.Moment(ACTION, f"the active player takes the additional action a reward granted ({words})",
+                                       {action}, _active) for action, words in WORDS.items()},
+    "actions": kit.Moment(ACTION, "the active player takes an action ({left} left)", ACTIONS, _active),
+    "cs_actions": kit.Moment(ACTION, "the active player takes an action ({left} left)", ACTIONS + CS_ACTIONS, _active),
+    "over": kit.Moment(END, "the game is over"),
+}, fields={"left": lambda s, seat: s.actions_left})
 
 
 # ---------------------------------------------------------------- setup: the Dukes
@@ -589,7 +601,7 @@ def roles_met(s: ValeriaState, seat: int, domain: str) -> bool:
     return all(have[r] >= n for r, n in s.card(domain)["roles"].items())
 
 
-def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: str) -> None:
+def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kind: str) -> None:
     s = d.s
     stack = cmd.get("stack")
     if s.stack_kind(stack) != kind:
@@ -600,7 +612,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: str, kind: s
     if action == "build" and not roles_met(s, seat, top):
         raise Rejected("ROLES_NOT_MET", rule, "Your Citizens' Role icons do not match the Domain's.")
     if action == "recruit" and blocked(s, stack):
-        raise Rejected("BLOCKADE", "CS Pirate Blockade", "The Pirate Blockade: no Citizen whose number was rolled may be gained.")
+        raise Rejected("BLOCKADE", BLOCKADE, "The Pirate Blockade: no Citizen whose number was rolled may be gained.")
     augment = cmd.get("magic", 0)
     if "tomes" in cmd and not s.cs:
         raise Rejected("NO_TOMES", rule, "There are no Tomes without Crimson Seas.")
@@ -873,3 +885,9 @@ def score(s: ValeriaState) -> dict:
 HANDLERS = {"keep_duke": keep_duke, "roll_dice": roll_dice, "change_die": change_die, "announce_roll": announce_roll,
             "harvest": harvest, "slay": slay, "recruit": recruit, "build": build, "gain_resource": gain_resource,
             "resolve": resolve, "sail": sail, "gain_map": gain_map}
+
+RULES = kit.Rules(game="Valeria: Card Kingdoms", handlers=HANDLERS, moments=MOMENTS, draft=Draft,
+                  over=END, unknown=ACTION, seats=SETUP, table_fields=("dice", "revealed"), server_words="rolls and draws",
+                  after=_after)
+decide = RULES.decide
+gate = RULES.gate

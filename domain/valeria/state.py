@@ -5,14 +5,16 @@ Face-down Domains and the Dukes nobody holds are kept as sorted pools (`domain_p
 `duke_pool`): their order is nobody's, so the state holds none; a Domain is chosen from the
 pool when one is flipped face up (server seed or table, in decide). Each copy of a card has
 its own id: `<type>#<k>` for Citizens and Monsters, `<starter>@<seat>` for Starters.
+
+clone(), dump_state and load_state are kit's (domain/kit/snapshot.py): the copy goes as deep
+as each field's type says, so the types must stay true; the content and options are shared.
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import Any
 
 from .. import kit
-from ..kit import shallow as _shallow
 from .effects import RESOURCES
 
 
@@ -23,70 +25,71 @@ class Seat:
     strength: int = 0
     magic: int = 0
     vp: int = 0
-    citizens: list = field(default_factory=list)   # Starters and Citizens, in the order gained
-    domains: list = field(default_factory=list)
-    victory: list = field(default_factory=list)    # slain Monsters
+    citizens: list[str] = field(default_factory=list)   # Starters and Citizens, in the order gained
+    domains: list[str] = field(default_factory=list)
+    victory: list[str] = field(default_factory=list)    # slain Monsters
     duke: str | None = None
-    offer: list = field(default_factory=list)      # the two Dukes dealt, until one is kept
+    offer: list[str] = field(default_factory=list)      # the two Dukes dealt, until one is kept
     # Crimson Seas
     maps: int = 0
-    goods: list = field(default_factory=list)
-    tomes: list = field(default_factory=list)      # face up
-    tomes_down: list = field(default_factory=list)
-    nobles: list = field(default_factory=list)
-    flipped: list = field(default_factory=list)    # Citizens turned face down by the Skeleton Army
+    goods: list[str] = field(default_factory=list)
+    tomes: list[str] = field(default_factory=list)      # face up
+    tomes_down: list[str] = field(default_factory=list)
+    nobles: list[str] = field(default_factory=list)
+    flipped: list[str] = field(default_factory=list)    # Citizens turned face down by the Skeleton Army
 
 
 @dataclass
-class ValeriaState:
-    seats: list = field(default_factory=list)
-    options: dict = field(default_factory=dict)
-    content: dict = field(default_factory=dict)
+class ValeriaState(kit.GameState):
+    seats: list[Seat] = field(default_factory=list)
+    options: dict = field(default_factory=dict, metadata=kit.SHARED)
+    content: dict = field(default_factory=dict, metadata=kit.SHARED)
     content_key: str = ""
     chance_mode: str = ""
     commitment: str | None = None
-    monsters: dict = field(default_factory=dict)     # area -> cards, last = top
-    citizens: dict = field(default_factory=dict)     # citizen type -> cards, last = top
-    domains: dict = field(default_factory=dict)      # domain_1..5 -> {"up": card | None, "down": n}
-    domain_pool: list = field(default_factory=list)  # every Domain not face up or taken (face down or boxed)
-    duke_pool: list = field(default_factory=list)    # Dukes not held and not offered
-    box: list = field(default_factory=list)          # set aside at setup, public
-    banished: list = field(default_factory=list)
+    monsters: dict[str, list[str]] = field(default_factory=dict)   # area -> cards, last = top
+    citizens: dict[str, list[str]] = field(default_factory=dict)   # citizen type -> cards, last = top
+    # domain_1..5 -> {"up": card | None, "down": n}
+    domains: dict[str, dict[str, str | int | None]] = field(default_factory=dict)
+    domain_pool: list[str] = field(default_factory=list)  # every Domain not face up or taken (face down or boxed)
+    duke_pool: list[str] = field(default_factory=list)    # Dukes not held and not offered
+    box: list[str] = field(default_factory=list)          # set aside at setup, public
+    banished: list[str] = field(default_factory=list)
     exhausted_pile: int = 0
-    exhausted: list = field(default_factory=list)    # Center positions that are exhausted
-    exhausted_cards: list = field(default_factory=list)  # those of them holding an Exhausted card (VA-B2)
+    exhausted: list[str] = field(default_factory=list)    # Center positions that are exhausted
+    exhausted_cards: list[str] = field(default_factory=list)  # those of them holding an Exhausted card (VA-B2)
     phase: str = "setup"        # dukes | roll | harvest | action | over
     first: int = 0
     active: int = 0
     turn: int = 0
     resting: int | None = None
-    dice: list | None = None
-    changers_used: list = field(default_factory=list)
-    items: list = field(default_factory=list)        # harvest activations still to resolve
+    dice: list[int] | None = None
+    changers_used: list[str] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)   # harvest activations still to resolve
     next_item: int = 0
     activated: bool = False                          # the Citizens have been activated this Harvest
-    pending: list = field(default_factory=list)      # rewards the active player still resolves
+    pending: list[dict[str, Any]] = field(default_factory=list)   # rewards the active player still resolves
     actions_left: int = 0
-    granted: list = field(default_factory=list)      # additional actions a reward granted, not one of the two [BR p.15]
+    granted: list[str] = field(default_factory=list)      # additional actions a reward granted, not one of the two [BR p.15]
     end_triggered: bool = False
     finished: bool = False
-    result: dict | None = None
+    result: dict[str, Any] | None = None
     seed: str | None = None
     # Crimson Seas (empty in the base game)
     expansion: str = ""
-    araby: list = field(default_factory=list)        # 3 slots, top (dearest) first; None = empty
-    goods_supply: list = field(default_factory=list)
-    nae: list = field(default_factory=list)
-    tome_supply: list = field(default_factory=list)
-    amarynth: list = field(default_factory=list)
-    noble_deck: list = field(default_factory=list)
-    exekratys: dict = field(default_factory=dict)
+    araby: list[str | None] = field(default_factory=list)   # 3 slots, top (dearest) first; None = empty
+    goods_supply: list[str] = field(default_factory=list)
+    nae: list[str | None] = field(default_factory=list)
+    tome_supply: list[str] = field(default_factory=list)
+    amarynth: list[str | None] = field(default_factory=list)
+    noble_deck: list[str] = field(default_factory=list)
+    exekratys: dict[str, int] = field(default_factory=dict)
     bank_maps: int = 0
-    event_pool: list = field(default_factory=list)   # Monster Events not revealed (on the Exhausted stack or boxed)
+    event_pool: list[str] = field(default_factory=list)   # Monster Events not revealed (on the Exhausted stack or boxed)
     events_on_top: int = 0                           # face down on top of the Exhausted stack
-    event_at: dict = field(default_factory=dict)     # Center position -> face-up Monster Event
-    event_tokens: dict = field(default_factory=dict) # Monster Event -> tokens on it
-    island_failed: list = field(default_factory=list)
+    event_at: dict[str, str] = field(default_factory=dict)     # Center position -> face-up Monster Event
+    event_tokens: dict[str, dict[str, int]] = field(default_factory=dict)   # Monster Event -> tokens on it
+    island_failed: list[str] = field(default_factory=list)
 
     @property
     def cs(self) -> bool:
@@ -133,27 +136,6 @@ class ValeriaState:
             return None
         return stack
 
-    def clone(self) -> ValeriaState:
-        new = _shallow(self)
-        new.seats = []
-        for seat in self.seats:
-            c = _shallow(seat)
-            for name in ("citizens", "domains", "victory", "offer", "goods", "tomes", "tomes_down", "nobles", "flipped"):
-                setattr(c, name, list(getattr(seat, name)))
-            new.seats.append(c)
-        new.monsters = {k: list(v) for k, v in self.monsters.items()}
-        new.citizens = {k: list(v) for k, v in self.citizens.items()}
-        new.domains = {k: dict(v) for k, v in self.domains.items()}
-        for name in ("domain_pool", "duke_pool", "box", "banished", "exhausted", "changers_used", "items", "pending",
-                     "granted", "exhausted_cards"):
-            setattr(new, name, list(getattr(self, name)))
-        new.dice = list(self.dice) if self.dice is not None else None
-        for name in ("araby", "goods_supply", "nae", "tome_supply", "amarynth", "noble_deck", "event_pool", "island_failed"):
-            setattr(new, name, list(getattr(self, name)))
-        new.exekratys = dict(self.exekratys)
-        new.event_at = dict(self.event_at)
-        new.event_tokens = {k: dict(v) for k, v in self.event_tokens.items()}
-        return new
 
 
 # Card indexes by content key, built from the state's own content (never from domain/kit's
@@ -185,15 +167,8 @@ def initial_state() -> ValeriaState:
     return ValeriaState()
 
 
-def dump_state(state: ValeriaState) -> dict:
-    return asdict(state)
-
-
-def load_state(data: dict) -> ValeriaState:
-    data = copy.deepcopy(data)
-    data["seats"] = [Seat(**s) for s in data["seats"]]
-    s = ValeriaState(**data)
-    return s
+dump_state = kit.dump
+load_state = kit.loader(ValeriaState)
 
 
 def evolve(state: ValeriaState, event: dict) -> ValeriaState:

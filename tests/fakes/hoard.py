@@ -1,5 +1,7 @@
 """Hidden Hoard: a toy game with secrets, to prove the service's wiring (not a real game).
 
+RULESET is a domain.ruleset.Ruleset, like every real game's, built from a HiddenHoard's methods.
+
 Twelve treasure cards, each with a distinct name, are shuffled (setup) and one is dealt
 face down to every seat. In turn, a seat draws the top card (up to the hand limit), rolls
 its bonus die once, or stands. When every seat has stood, hands are revealed: the highest
@@ -11,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from domain import kit
-from domain.ruleset import ARBITER, InvalidCreation, Rejected, Status
+from domain.ruleset import ARBITER, InvalidCreation, Rejected, Ruleset, Status
 
 CARDS = {
     "amber-idol": 1, "black-pearl": 2, "coral-crown": 3, "dragon-egg": 4,
@@ -114,7 +116,7 @@ class HiddenHoard:
             return replace(state, finished=True, winners=tuple(event["winners"]), seed=event["seed"])
         return state
 
-    def decide(self, state, seat, command, chance):
+    def gate(self, state, seat, command):
         kind = command.get("type")
         if state.finished:
             raise Rejected("GAME_OVER", "The End", "The hoards have been revealed.")
@@ -122,6 +124,10 @@ class HiddenHoard:
             raise Rejected("UNKNOWN_COMMAND", "Turns", f"Hidden Hoard has no command '{kind}'.")
         if seat != state.turn:
             raise Rejected("NOT_YOUR_TURN", "Turns", f"It is {state.players[state.turn]}'s turn.")
+
+    def decide(self, state, seat, command, chance):
+        self.gate(state, seat, command)
+        kind = command["type"]
         limit = state.options["hand_limit"]
         if kind == "draw":
             if len(state.hands[seat]) >= limit:
@@ -162,7 +168,7 @@ class HiddenHoard:
         out.append({"type": "stand"})
         return out
 
-    drawn_fields = frozenset()  # the bonus die is rolled, and reported by its seat
+    drawn_fields: frozenset[str] = frozenset()  # the bonus die is rolled, and reported by its seat
 
     def table_inputs(self, state, seat):
         if state.finished or seat != state.turn or state.bonus[seat] is not None:
@@ -247,4 +253,14 @@ class HiddenHoard:
         return seat
 
 
-RULESET = HiddenHoard()
+_HOARD = HiddenHoard()
+RULESET = Ruleset(
+    id=_HOARD.id, version=_HOARD.version, name=_HOARD.name, min_players=_HOARD.min_players,
+    max_players=_HOARD.max_players, summary=_HOARD.summary, options_schema=_HOARD.options_schema,
+    content_schema=_HOARD.content_schema, default_content=_HOARD.default_content,
+    command_schemas=_HOARD.command_schemas, table_setup_schema=None, drawn_fields=_HOARD.drawn_fields,
+    setup=_HOARD.setup, initial_state=_HOARD.initial_state, evolve=_HOARD.evolve, decide=_HOARD.decide,
+    gate=_HOARD.gate, legal_commands=_HOARD.legal_commands, table_inputs=_HOARD.table_inputs, view=_HOARD.view,
+    redact=_HOARD.redact, redact_command=_HOARD.redact_command, redeal=_HOARD.redeal, status=_HOARD.status,
+    dump_state=_HOARD.dump_state, load_state=_HOARD.load_state,
+)

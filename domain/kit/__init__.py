@@ -1,19 +1,28 @@
-"""What every game package shares: loading its content, checking it, drafting events.
+"""What every game package shares: the skeleton of a game, and the pieces its rules use.
 
-Extracted once two games needed the same pieces; nothing here knows any game's rules.
+The skeleton (issue 14), which every game declares itself against instead of writing it:
+    snapshot.py  its state's basics: clone, dump and load, one generic copy (GameState, SHARED)
+    moments.py   whose decision it is and what may be done, as data (Moments, Moment,
+                 Refusal), and the one gate that applies it
+    rules.py     how decide() opens and runs, declared per game (Rules): its decide and gate
+    ruleset()    below: the game's modules assembled into a domain.ruleset.Ruleset
+and here: Section (the one way a rule is cited), Draft (what decide() works on), content
+loading and checking, the first event (setup_event), deals for dry runs. Nothing here knows
+any game's rules.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from importlib import resources
-from types import SimpleNamespace
 
 import jsonschema
+
+from ..ruleset import Ruleset
+from .snapshot import SHARED, GameState, clone, dump, load, loader  # noqa: F401  (re-exported: the state basics)
 
 
 class Section(str):
@@ -64,19 +73,6 @@ class Draft:
         event = {"type": type_, **data}
         self.events.append(event)
         self._evolve(self.s, event)
-
-
-def run(draft: Draft, handler: Callable, seat: int, command: dict) -> list[dict]:
-    with contextlib.suppress(GameOver):
-        handler(draft, seat, command)
-    return draft.events
-
-
-def shallow(obj):
-    """copy.copy for plain dataclasses, without the generic reduce protocol (much faster)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
 
 
 def load_json(package: str, name: str) -> dict:
@@ -194,28 +190,6 @@ def apply(handlers: dict, state, event: dict):
     return state
 
 
-def command_handler(state, seat, command: dict, chance, handlers: dict, *, game: str, over: str,
-                    unknown: str, seats: str, table_fields, server_words: str) -> Callable:
-    """What every decide() checks first: the game is not over, the command exists, the seat
-    exists, and a server-chance game is sent no outcomes. Returns the command's handler."""
-    from .chance import CHANCE_RULE
-    from .ruleset import Rejected
-
-    if state.finished:
-        raise Rejected("GAME_OVER", over, "The game is over; no more commands are accepted.")
-    kind = command.get("type")
-    handler = handlers.get(kind)
-    if handler is None:
-        raise Rejected("UNKNOWN_COMMAND", unknown, f"{game} has no command '{kind}'.")
-    if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise Rejected("NO_SUCH_SEAT", seats, f"There is no seat {seat} in this game.")
-    if chance.mode != "table":
-        for f in table_fields:
-            if f in command:
-                raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE, f"This game {server_words} on the server; do not send '{f}'.")
-    return handler
-
-
 def canonical(items) -> list:
     """The items in an order that depends only on what they are (not where they were)."""
     return sorted(items, key=lambda x: json.dumps(x, sort_keys=True))
@@ -255,13 +229,13 @@ def with_defaults(options: dict, schema: dict) -> dict:
     return out
 
 
-def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden,
-            **identity) -> SimpleNamespace:
-    """Assemble a game package's modules into the object domain/ruleset.py describes.
+def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden, **identity) -> Ruleset:
+    """Assemble a game package's modules into the Ruleset domain/ruleset.py describes.
 
-    `hidden` is the package's hidden.py (its redeal, for dry runs); None only for a game that
-    hides nothing from any seat. It has no default, so that no game forgets it."""
-    return SimpleNamespace(
+    `rules` is the package's rules.py, whose decide and gate are its kit.Rules'; `hidden` is
+    its hidden.py (its redeal, for dry runs), None only for a game that hides nothing from
+    any seat. It has no default, so that no game forgets it."""
+    return Ruleset(
         **identity,
         options_schema=setup.OPTIONS_SCHEMA,
         content_schema=setup.CONTENT_SCHEMA,
@@ -271,6 +245,7 @@ def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden
         initial_state=state.initial_state,
         evolve=state.evolve,
         decide=rules.decide,
+        gate=rules.gate,
         legal_commands=legal.legal_commands,
         table_inputs=legal.table_inputs,
         drawn_fields=legal.DRAWN_FIELDS,
@@ -282,3 +257,8 @@ def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden
         dump_state=state.dump_state,
         load_state=state.load_state,
     )
+
+
+# The skeleton the games share (issue 14), after what its modules import from here.
+from .moments import NOT_YOUR_DECISION, WRONG_MOMENT, Moment, Moments, Refusal, nobody  # noqa: E402, F401
+from .rules import Rules, run  # noqa: E402, F401
