@@ -86,8 +86,8 @@ def _creation_hash(creation: dict) -> str | None:
             creation["ruleset"], creation["ruleset_version"], [s["name"] for s in creation["seats"]],
             creation.get("options"), creation.get("content"), creation.get("table_setup"),
             creation["chance"]["mode"], creation["chance"].get("commitment"))
-        return chain.creation_hash(creation.get("salt"), content)
-    except (TypeError, ValueError):
+        return chain.creation_hash(creation["salt"], content)
+    except (TypeError, ValueError, KeyError):
         return None
 
 
@@ -133,7 +133,7 @@ def check_chain(creation: dict, entries: list[_Entry]) -> tuple[Divergence | Non
 
 
 def _rejection(error: Rejected) -> dict:
-    refusal = {"code": error.code, "rule": error.rule, "detail": error.detail, "ruling": error.ruling}
+    refusal: dict[str, object] = {"code": error.code, "rule": error.rule, "detail": error.detail, "ruling": error.ruling}
     if isinstance(error, adjudication.InvalidCommand):
         refusal["problems"] = error.problems
     return refusal
@@ -170,7 +170,7 @@ class _Stop(Exception):
 
 
 def _chance(mode: str, seed: str | None, position: int):
-    if mode == "server":
+    if mode == "server" and seed is not None:
         return domain_chance.ServerChance(seed, position=position)
     return domain_chance.TableChance()
 

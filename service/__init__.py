@@ -102,7 +102,7 @@ def create_app(config: dict | None = None) -> Flask:
         from domain.registry import all_rulesets
 
         app.config["RULESETS"] = all_rulesets()
-    app.json.sort_keys = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask's default provider has it
 
     app.extensions["parley"] = Parley(app.config["RULESETS"], env=app.config.get("PERSISTENCE"),
                                       snapshot_interval=app.config.get("SNAPSHOT_INTERVAL"))

@@ -16,6 +16,7 @@ import os
 import secrets
 import time
 from dataclasses import dataclass
+from typing import cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -64,7 +65,7 @@ class Parley(Application):
         self._games = GameCache()
         self.index = GameIndex()  # the game list of this store (service/index.py)
         if snapshot_interval is not None:
-            self.snapshotting_intervals = {Game: snapshot_interval}
+            self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]  # this app's
         self.rulesets = dict(rulesets)
         for attempt in range(5):
             try:
@@ -94,7 +95,7 @@ class Parley(Application):
 
     def construct_mapper(self) -> GameMapper:
         """Records are read with the rulesets this application serves (service/game.py)."""
-        mapper = self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=GameMapper)
+        mapper = cast(GameMapper, self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=GameMapper))
         mapper.rulesets = self.rulesets
         # Seeds are sealed with keys held outside the store (service/seeds.py).
         self.seeds = SeedKeys.from_environment(self.env)
@@ -107,6 +108,8 @@ class Parley(Application):
                     options: dict | None = None, content: dict | None = None,
                     table_setup: dict | None = None) -> NewGame:
         ruleset = self.rulesets[ruleset_id]
+        chance: domain_chance.ServerChance | domain_chance.TableChance
+        commitment: str | None
         if chance_mode == "server":
             seed = domain_chance.new_seed()
             chance = domain_chance.ServerChance(seed, 0)
@@ -126,7 +129,7 @@ class Parley(Application):
             ruleset_id=ruleset.id, ruleset_version=ruleset.version, seats=list(players),
             seat_token_hashes=[hash_token(t) for t in seat_tokens],
             host_token_hash=hash_token(host_token), chance_mode=chance_mode,
-            commitment=commitment, seed=None if seed is None else self.seeds.seal(seed, commitment),
+            commitment=commitment, seed=None if seed is None or commitment is None else self.seeds.seal(seed, commitment),
             options=options, content=content,
             table_setup=table_setup, salt=salt, hash=chain.creation_hash(salt, creation),
         )

@@ -81,7 +81,7 @@ class GameCache:
         with entry.lock:
             try:
                 before = entry.game.version
-                entry.game = project_game(entry.game, events_after(game_id, before))
+                entry.game = project_game(entry.game, events_after(game_id, before)) or entry.game
                 if entry.game.version != before:
                     # Events this process stored are usually kept as stored (`stored`), so
                     # events found here are mostly another process's. (Not always: a thread of

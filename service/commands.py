@@ -185,7 +185,7 @@ def _seat(caller: int | str, asked_seat: int | None, seats: int) -> int:
         except Rejected as error:
             raise _Answer(Refused(error)) from None
         return asked_seat
-    if asked_seat is not None and asked_seat != caller:
+    if not isinstance(caller, int) or (asked_seat is not None and asked_seat != caller):
         raise _Answer(NotYourSeat())
     return caller
 
@@ -198,7 +198,7 @@ def _idempotency(request: CommandRequest) -> tuple[str, str] | None:
     if not KEY_PATTERN.match(key):
         raise _Answer(BadIdempotencyKey())
     scope = hashlib.sha256(f"{request.game_id}\n{request.caller}\n{key}".encode()).hexdigest()
-    return scope, request.request_hash
+    return scope, request.request_hash or ""
 
 
 def _earlier(game: Game, key: tuple[str, str] | None) -> dict | None:
@@ -241,7 +241,7 @@ def _decide_and_store(app: Parley, request: CommandRequest, game: Game, seat: in
             return Overtaken()
         return _overtaken(app, request, key)
     if request.dry_run:
-        return DryRunAnswer(game, game.collect_events(), before)
+        return DryRunAnswer(game, list(game.collect_events()), before)
     return Accepted(game, game.stored_now)
 
 

@@ -10,6 +10,8 @@ Who gets what:
 """
 from __future__ import annotations
 
+from typing import Any
+
 from disputes.export import FORMAT
 from domain.ruleset import ARBITER
 from service.game import Game
@@ -22,7 +24,7 @@ def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:
     complete = finished or viewer in ("host", ARBITER)
     seed_shown = game.chance_mode == "server" and (finished or viewer == ARBITER)
     sees = ARBITER if complete else viewer
-    export = {
+    export: dict[str, Any] = {
         "format": FORMAT,
         "game_id": str(game.id),
         "exported_for": viewer,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from eventsourcing.domain import Aggregate, Snapshot, event
 from eventsourcing.persistence import Mapper
@@ -22,7 +22,7 @@ from eventsourcing.utils import register_topic
 
 from disputes import chain
 from domain import chance as domain_chance
-from service.seeds import SeedUnavailable, is_sealed
+from service.seeds import SeedKeys, SeedUnavailable, is_sealed
 
 # The keys under which a record read from the store carries the ruleset of its game and the
 # keys that open its seed (GameMapper).
@@ -47,6 +47,9 @@ class Game(Aggregate):
     """
 
     class_version = 2
+
+    if TYPE_CHECKING:  # not a stored field: set on a game by Parley.execute, the events it just stored
+        stored_now: list
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
@@ -92,8 +95,8 @@ class Game(Aggregate):
         self.content = content
         self.table_setup = table_setup
         self.head_hash = hash
-        self.idempotency = {}
-        self.state = None  # the rules' state: begin() sets it, from the ruleset the game is given
+        self.idempotency: dict[str, dict] = {}
+        self.state: Any = None  # the rules' state: begin() sets it, from the ruleset the game is given
 
     def begin(self, ruleset, seeds=None) -> None:
         """Give the new game its rules, and the keys that open its seed (Created.apply, or
@@ -105,6 +108,8 @@ class Game(Aggregate):
     def server_seed(self) -> str:
         """The server seed, opened (`seed` holds it sealed: service/seeds.py; or, stored before
         seeds were sealed, in the clear). SeedUnavailable without its key."""
+        if self.seed is None:
+            raise SeedUnavailable("a table-chance game has no server seed")
         if not is_sealed(self.seed):
             return self.seed
         if self.seeds is None:
@@ -157,7 +162,7 @@ class Game(Aggregate):
         ruleset itself is not stored: read from the store, the snapshot carries it, GameMapper)."""
 
         @classmethod
-        def take(cls, aggregate: Game) -> Game.Snapshot:
+        def take(cls, aggregate: Game) -> Game.Snapshot:  # type: ignore[override]  # only ever a Game
             snapshot = super().take(aggregate)
             state = dict(snapshot.state)
             state.pop("ruleset", None)
@@ -167,7 +172,7 @@ class Game(Aggregate):
             return snapshot
 
         def mutate(self, _: None) -> Game:
-            game = super().mutate(None)
+            game = cast(Game, super().mutate(None))
             ruleset = vars(self).get(RULESET)
             if ruleset is None:
                 raise LookupError(f"no ruleset {self.state['ruleset_id']!r} for game {self.originator_id}")
@@ -267,7 +272,7 @@ class GameMapper(Mapper):
     without one (the game list still reads it; loading that game fails)."""
 
     rulesets: dict = {}
-    seeds = None  # the application's SeedKeys
+    seeds: SeedKeys | None = None  # the application's
 
     def to_domain_event(self, stored_event):
         domain_event = super().to_domain_event(stored_event)
@@ -295,7 +300,7 @@ TOPICS = {
     Game.Snapshot: "service.application:Game.Snapshot",
 }
 for _cls, _topic in TOPICS.items():
-    _cls.TOPIC = _topic
+    setattr(_cls, "TOPIC", _topic)  # noqa: B010 (a class attribute eventsourcing reads)
     register_topic(_topic, _cls)
 
 

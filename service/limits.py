@@ -100,7 +100,8 @@ def install(app: Flask) -> Limiter | None:
         return None
     proxies = int(_setting(app, "TRUSTED_PROXIES", "0"))
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=0, x_host=0, x_port=0, x_prefix=0)
+        # Flask's documented way to wrap its WSGI app:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=0, x_host=0, x_port=0, x_prefix=0)  # type: ignore[method-assign]
     limiter = Limiter(
         client_address, app=app, key_prefix="parley",
         # One budget for all of an address's requests together (an application limit; a
@@ -115,9 +116,9 @@ def install(app: Flask) -> Limiter | None:
     for endpoint in COSTLY:  # each its own budget (a route's limit counts per endpoint)
         if endpoint in app.view_functions:
             limit = limiter.limit(costly, exempt_when=_not_costly)
-            app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+            app.view_functions[endpoint] = limit(app.view_functions[endpoint])  # type: ignore[assignment]
     for endpoint in UNLIMITED:
         if endpoint in app.view_functions:
-            app.view_functions[endpoint] = limiter.exempt(app.view_functions[endpoint])
+            app.view_functions[endpoint] = limiter.exempt(app.view_functions[endpoint])  # type: ignore[assignment]
     app.register_error_handler(RateLimitExceeded, _too_many)
     return limiter

@@ -25,6 +25,7 @@ import hashlib
 import threading
 import time
 from functools import wraps
+from typing import Any
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
@@ -102,18 +103,20 @@ class OneAtATimeCreation:
     name, "tuple concurrently updated"), 15 of 16 in a test here. A session advisory lock,
     held while one recorder creates its objects, makes the others wait and then find them."""
 
+    datastore: Any  # the recorder's, which this class is mixed into
+
     def create_table(self) -> None:
         if self.datastore.pool.max_size < 2:
             # The lock's connection and the creating one are two: a pool of one would wait
             # for itself. Create without the lock (the boot retries in application.py).
-            super().create_table()
+            super().create_table()  # type: ignore[misc]  # the recorder's, after this mixin
             return
         name = f"parley-create:{self.datastore.schema}"
         key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
         with self.datastore.get_connection() as conn:
             conn.execute("SELECT pg_advisory_lock(%s)", (key,))
             try:
-                super().create_table()
+                super().create_table()  # type: ignore[misc]
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 

@@ -10,6 +10,7 @@ import http
 import json
 import math
 import re
+from collections.abc import Iterable
 from uuid import UUID
 
 import flask_smorest
@@ -87,7 +88,7 @@ def loads_strictly(data: bytes):
         if depth > MAX_JSON_DEPTH:
             raise _not_json(f"it nests deeper than {MAX_JSON_DEPTH} levels.")
         if type(item) is dict:
-            children = item.values()
+            children: Iterable = item.values()
         elif type(item) is list:
             children = item
         else:
@@ -197,7 +198,7 @@ def arbiter_request() -> bool:
 def is_arbiter_token(token: str) -> bool:
     """The operator's arbiter token (config ARBITER_TOKEN), compared in constant time."""
     configured = current_app.config.get("ARBITER_TOKEN")
-    return bool(configured) and hmac.compare_digest(token.encode(), configured.encode())
+    return bool(configured) and hmac.compare_digest(token.encode(), str(configured).encode())
 
 
 def authenticate_reader(game_id: UUID) -> tuple[Game, int | str]:

@@ -16,7 +16,7 @@ from service.serving import offload
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Create a game, then read it with a seat's or the host's token.")
 
-BEARER_AUTH = [{"bearerAuth": []}]
+BEARER_AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
 # Schemas -------------------------------------------------------------------------------
@@ -184,7 +184,7 @@ def list_games(query: dict):
     headers = {}
     if cursor is not None:
         kept = {k: v for k, v in request.args.items() if k != "after"}
-        headers["Link"] = f'<{url_for("games.list_games", **kept, after=cursor)}>; rel="next"'
+        headers["Link"] = f'<{url_for("games.list_games", after=cursor, **kept)}>; rel="next"'  # type: ignore[arg-type]
     return {"games": games, "next": cursor}, 200, headers
 
 

@@ -72,7 +72,7 @@ def _for_caller(needed: dict, drawn: frozenset, caller) -> dict:
     own = {kind: {f: spec for f, spec in fields.items() if f not in drawn}
            for kind, fields in needed.items()}
     host = {kind: sorted(f for f in fields if f in drawn) for kind, fields in needed.items()}
-    out = {"inputs": {kind: fields for kind, fields in own.items() if fields}}
+    out: dict[str, dict] = {"inputs": {kind: fields for kind, fields in own.items() if fields}}
     host = {kind: fields for kind, fields in host.items() if fields}
     if host:
         out["host_reports"] = host
