@@ -55,6 +55,24 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="parley-metrics-")
 
 
+# Metrics on an internal port of their own (PARLEY_METRICS_PORT, on PARLEY_METRICS_ADDR,
+# default 127.0.0.1), served by the master from every worker's files; /metrics on the service
+# port then answers 404. Without it, /metrics is on the service port (PARLEY_METRICS_TOKEN to
+# ask for a token).
+METRICS_PORT = os.environ.get("PARLEY_METRICS_PORT")
+
+
+def when_ready(server):
+    if METRICS_PORT:
+        from prometheus_client import CollectorRegistry, multiprocess, start_http_server
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        address = os.environ.get("PARLEY_METRICS_ADDR", "127.0.0.1")
+        start_http_server(int(METRICS_PORT), addr=address, registry=registry)
+        server.log.info("metrics on http://%s:%s/metrics", address, METRICS_PORT)
+
+
 def on_starting(server):
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     shutil.rmtree(directory, ignore_errors=True)

@@ -137,9 +137,12 @@ def readiness():
 @blp.doc(operationId="metrics", responses={"200": {
     "description": "Prometheus text exposition, summed over every worker",
     "content": {"text/plain": {"schema": {"type": "string"}}}}})
-@blp.problems(401, limited=False)
+@blp.problems(401, 404, limited=False)
 def metrics():
-    """Prometheus metrics: requests by route and status, command latency, rejections by code."""
+    """Prometheus metrics: requests by route and status, command latency, rejections by code.
+    Not here (404) when PARLEY_METRICS_PORT serves them on an internal port instead."""
+    if os.environ.get("PARLEY_METRICS_PORT"):
+        raise Problem(404, "Metrics are served on the operator's internal metrics port, not here.")
     token = current_app.config.get("METRICS_TOKEN")
     if token:
         header = request.headers.get("Authorization", "")
