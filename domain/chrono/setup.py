@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .state import STAGES, TIMES, initial_state
@@ -335,9 +335,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         raise InvalidCreation([r.detail]) from None
     start = content["vortex"]["start"]["2" if n == 2 else "3+"]   # [Components & Setup] Storm Stability marker
     spots = dict(zip(interior, tiles_in, strict=False)) | dict(zip(exterior, tiles_ex, strict=False)) | dict(zip(cave_spots, caves, strict=False))
-    events = [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-               "colors": COLORS[:n], "options": opts, "content": content, "content_key": content_key(content),
-               "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+    events = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=COLORS[:n]),
               {"type": "BoardSetUp", "tiles": spots, "sides": dict(zip(cave_spots, sides, strict=False)),
                "box_cave": next(c["id"] for c in content["caves"] if c["id"] not in caves),
                "token_backs": dict(zip(board["resolutionOrder"], backs, strict=False)), "storm": start, "flag": flag, "anomaly": top}]

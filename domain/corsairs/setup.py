@@ -4,7 +4,7 @@ from __future__ import annotations
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation
 from .board import content_problems
@@ -110,9 +110,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     supply = content["silverTotal"] - 2 - 2 * n
     start = next(s["id"] for s in content["startIsland"]["spaces"] if s.get("start"))
     return [
-        {"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-         "options": opts, "content": content, "content_key": content_key(content),
-         "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+        kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance),
         {"type": "CaptainsDealt", "captains": list(captains)},
         {"type": "RaceTrackBuilt", "slots": slots, "unused": unused},
         # [Game Setup 1, 4, 5] Grog 2, Silver 2 each and 2 on Skull Island, ships on Start.

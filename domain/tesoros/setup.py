@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .board import board_problems
@@ -162,9 +162,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         first, draw_off = _first_player(opts, n, content, deck, chance, t)
     except Rejected as r:
         raise InvalidCreation([r.detail]) from None
-    out = [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-            "colors": content["colors"][:n], "options": opts, "content": content, "content_key": content_key(content),
-            "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+    out = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=content["colors"][:n]),
            {"type": "EventsPlacedUnderAnchor", "count": len(in_play), "events": sorted(in_play),
             "out_of_game": sorted(set(events) - set(in_play)), "face_up": face_up,
             "shuffled_into_deck": opts["chaos_on_the_high_seas"]},

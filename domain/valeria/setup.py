@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .effects import has_choice
@@ -319,9 +319,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
         except Rejected as r:
             raise InvalidCreation([r.detail]) from None
     return [
-        {"type": "GameSetUp", "ruleset": CS_RULESET_ID if cs else RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-         "options": opts, "content": content, "content_key": content_key(content),
-         "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+        kit.setup_event(CS_RULESET_ID if cs else RULESET_ID, RULESET_VERSION, players, opts, content, chance),
         {"type": "CenterLaidOut", "monsters": monsters, "citizens": citizens,
          "domains": dict(zip(stacks, up, strict=False)), "face_down": {st: 3 if five else 2 for st in stacks},
          "domain_pool": sorted(set(domain_ids) - set(up)), "box": sorted(box),
