@@ -30,7 +30,8 @@ OPTIONS_SCHEMA = {
         "recipient_captain_powers": {"enum": ["bones_only", "none"], "default": "bones_only",
                                      "description": "CV-A10: may Mister Bones ignore a Skull among dice given to him?"},
         "five_skull_skips_phase_d": {"type": "boolean", "default": False,
-                                     "description": "CV-A12: after giving the Skull dice away the turn ends without phase D (no Hasan)."},
+                                     "description": "CV-A12: after giving the Skull dice away the turn ends "
+                                                    "without phase D (no Hasan)."},
         "five_grog_restart_optional": {"type": "boolean", "default": False,
                                        "description": "CV-A14: the 5-Grog restart is the player's choice."},
         "hazards_on_hook_move": {"type": "boolean", "default": True, "description": "CV-A23"},
