@@ -180,7 +180,19 @@ def _says_here(x) -> bool:
 
 
 def content_problems(c: dict) -> list[str]:
+    """Custom content's problems beyond its schema, in the order a refusal lists them: the amounts
+    effects count with, what the rulebook prints (components, Vortex, board), the effects
+    themselves, then the printed prices and costs."""
     problems = count_problems(c, "content")
+    problems += _component_problems(c) + _vortex_problems(c["vortex"]) + _board_problems(c["board"])
+    if not problems:
+        problems += _unreachable(c["board"])
+    return problems + _program_problems(c) + _placeless_problems(c) + _printed_costs(c)
+
+
+def _component_problems(c: dict) -> list[str]:
+    """[Components & Setup]: how many of each component the rulebook prints; every id unique."""
+    problems = []
     plans = Counter(p["deck"] for p in c["plans"])
     if plans != Counter({"stable": 30, "unstable": 19}):   # [Components & Setup]
         problems.append(f"plans: the rulebook prints 30 Stable and 19 Unstable Plan cards; got {dict(plans)}")
@@ -196,15 +208,25 @@ def content_problems(c: dict) -> list[str]:
     ids = [x["id"] for part in ("plans", "anomalies", "tiles", "caves", "eventTokens", "artifacts") for x in c[part]]
     if len(set(ids)) != len(ids):
         problems.append("every plan, anomaly, tile, cave, token and artifact id must be unique")
-    st = c["vortex"]["stages"]
+    return problems
+
+
+def _vortex_problems(vortex: dict) -> list[str]:
+    problems = []
+    st = vortex["stages"]
     if [STAGES.index(x) for x in st] != sorted(STAGES.index(x) for x in st) or st[-1] != "COLLAPSING":
         problems.append("vortex.stages: stages never go back and the last space is COLLAPSING (CA-3)")
-    if c["vortex"]["start"] != PRINTED_START:
+    if vortex["start"] != PRINTED_START:
         problems.append("vortex.start: the rulebook prints the first space (0) with 2 players and the second (1) "
                         "with 3 or more [Components & Setup]")
     if len(st) < 3:
         problems.append("vortex.stages: the marker starts on the second space and needs a space to advance to")
-    board = c["board"]
+    return problems
+
+
+def _board_problems(board: dict) -> list[str]:
+    """The board's spots, edges, Harbor and resolution order."""
+    problems = []
     spots = [sp["id"] for sp in board["spots"]]
     reg = Counter(sp["region"] for sp in board["spots"])
     if reg != Counter({"interior": 3, "exterior": 6, "cave": 3}) or len(set(spots)) != 12 or "HARBOR" in spots:
@@ -221,18 +243,29 @@ def content_problems(c: dict) -> list[str]:
     kinds = [next(sp["region"] for sp in board["spots"] if sp["id"] == x) for x in order if x in known]
     if sorted(order) != sorted(spots) or kinds != sorted(kinds, key=["cave", "exterior", "interior"].index):
         problems.append("board.resolutionOrder: every spot once, caves, then exterior, then interior [Phase 4] (CA-11)")
-    if not problems:
-        adj = {x: set() for x in spots + ["HARBOR"]}
-        for a, b in board["edges"]:
-            adj[a].add(b), adj[b].add(a)
-        for h in board["harbor"]:
-            adj[h].add("HARBOR"), adj["HARBOR"].add(h)
-        seen, todo = {"HARBOR"}, ["HARBOR"]
-        while todo:
-            for y in adj[todo.pop()] - seen:
-                seen.add(y), todo.append(y)
-        if seen != set(adj):
-            problems.append("board: every spot must be reachable from the Harbor")
+    return problems
+
+
+def _unreachable(board: dict) -> list[str]:
+    """Every spot can be reached from the Harbor (checked once the rest of the content is sound)."""
+    spots = [sp["id"] for sp in board["spots"]]
+    adj = {x: set() for x in spots + ["HARBOR"]}
+    for a, b in board["edges"]:
+        adj[a].add(b), adj[b].add(a)
+    for h in board["harbor"]:
+        adj[h].add("HARBOR"), adj["HARBOR"].add(h)
+    seen, todo = {"HARBOR"}, ["HARBOR"]
+    while todo:
+        for y in adj[todo.pop()] - seen:
+            seen.add(y), todo.append(y)
+    if seen != set(adj):
+        return ["board: every spot must be reachable from the Harbor"]
+    return []
+
+
+def _program_problems(c: dict) -> list[str]:
+    """Every effect program of the content (effect_problems), by kind of component."""
+    problems = []
     for t in c["tiles"]:
         for stage, e in t["rewards"].items():
             problems += effect_problems(e, f"tiles[{t['id']}].rewards.{stage}")
@@ -253,14 +286,22 @@ def content_problems(c: dict) -> list[str]:
         problems += effect_problems(a["effect"], f"artifacts[{a['id']}]")
     for slot, e in c["shipMat"]["preprinted"].items():
         problems += effect_problems(e, f"shipMat.preprinted.{slot}")
+    return problems
+
+
+def _placeless_problems(c: dict) -> list[str]:
+    """'here' in an effect that has no place: a plan, an artifact, an anomaly, a pre-printed plan."""
     placeless = [(f"plans[{p['id']}]", p["effect"]) for p in c["plans"]]
     placeless += [(f"artifacts[{a['id']}]", a["effect"]) for a in c["artifacts"]]
     placeless += [(f"anomalies[{a['id']}].{st}", e) for a in c["anomalies"] for st, e in a["effects"].items()]
     placeless += [(f"shipMat.preprinted.{slot}", e) for slot, e in c["shipMat"]["preprinted"].items()]
-    for where, e in placeless:
-        if _says_here(e):
-            problems.append(f"{where}: 'here' is the tile of a reward or the space of an Event token; "
-                            f"a plan, artifact or anomaly has none")
+    return [f"{where}: 'here' is the tile of a reward or the space of an Event token; a plan, artifact or anomaly has none"
+            for where, e in placeless if _says_here(e)]
+
+
+def _printed_costs(c: dict) -> list[str]:
+    """The Ship Mat's tracks, the prices and the costs the rulebook prints."""
+    problems = []
     for t in ("stableTrack", "unstableTrack"):
         if c["shipMat"][t][0] != 1:
             problems.append(f"shipMat.{t}: the cube starts on the printed \"1\" space, which draws 1 card [Components & Setup]")
