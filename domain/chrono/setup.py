@@ -47,15 +47,22 @@ TABLE_SETUP_SCHEMA = {
     "required": ["interior", "exterior", "caves", "sides", "token_backs", "anomaly"],
     "additionalProperties": False,
     "properties": {
-        "interior": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the interior tiles, in the board's spot order"},
-        "exterior": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the exterior tiles, in the board's spot order"},
-        "caves": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the cave tiles on the cave spots, in order"},
-        "sides": {"type": "array", "items": {"enum": ["A", "B"]}, "maxItems": 12, "description": "the side up of each of those caves"},
+        "interior": {"type": "array", "items": TILE_ID, "maxItems": 12,
+                     "description": "the interior tiles, in the board's spot order"},
+        "exterior": {"type": "array", "items": TILE_ID, "maxItems": 12,
+                     "description": "the exterior tiles, in the board's spot order"},
+        "caves": {"type": "array", "items": TILE_ID, "maxItems": 12,
+                  "description": "the cave tiles on the cave spots, in order"},
+        "sides": {"type": "array", "items": {"enum": ["A", "B"]}, "maxItems": 12,
+                  "description": "the side up of each of those caves"},
         "token_backs": {"type": "array", "items": {"enum": list(TIMES)}, "maxItems": 12,
-                        "description": "the back of the face-down Event token on each spot, in the board's resolution order"},
-        "flag": {"type": "array", "items": {"type": "integer"}, "maxItems": 5, "description": "with initial_flag_order random: seats, highest Flag first"},
+                        "description": "the back of the face-down Event token on each spot, in the board's "
+                                       "resolution order"},
+        "flag": {"type": "array", "items": {"type": "integer"}, "maxItems": 5,
+                 "description": "with initial_flag_order random: seats, highest Flag first"},
         "anomaly": {"type": "array", "items": TILE_ID, "minItems": 1, "maxItems": 2,
-                    "description": "the top card of the Anomaly deck, then the one turned up after it if round 1's anomaly needs nobody"},
+                    "description": "the top card of the Anomaly deck, then the one turned up after it if round 1's "
+                                   "anomaly needs nobody"},
     },
 }
 
@@ -320,7 +327,22 @@ kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
-    from . import rules
+    n = len(players)
+    opts, content = _accepted(players, options, content, chance, table_setup)
+    t = table_setup or {}
+    try:
+        laid = _lay_out(content, opts, n, chance, t)
+    except Rejected as r:
+        raise InvalidCreation([r.detail]) from None
+    events = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=COLORS[:n]),
+              _board_set_up(content, n, laid)]
+    return events + _first_round(events, chance, t)
+
+
+def _accepted(players: list[str], options: dict | None, content: dict | None, chance,
+              table_setup: dict | None) -> tuple[dict, dict]:
+    """The options (with their defaults) and content the game is created with, or every problem
+    with the players, options, custom content and table setup at once."""
     problems: list[str] = []
     n = len(players)
     if not 2 <= n <= 5:   # [Components & Setup] 5 Ship Mats
@@ -341,47 +363,71 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         problems.append("setup: only a table-chance game says how the table was set up")
     if problems:
         raise InvalidCreation(problems)
-    opts = with_defaults(opts, OPTIONS_SCHEMA)
-    t = table_setup or {}
+    return with_defaults(opts, OPTIONS_SCHEMA), content
+
+
+def _lay_out(content: dict, opts: dict, n: int, chance, t: dict) -> dict:
+    """[Components & Setup] the chance outcomes of the layout, drawn in this order (a
+    server-chance game's seed replays it): tiles in a random order; 3 of 4 caves, random side
+    up; the Event tokens' backs; the Flag order; the top Anomaly."""
+    tiles_in = chance.shuffle(_ids(content["tiles"], "interior"), t.get("interior"), "setup.interior")
+    tiles_ex = chance.shuffle(_ids(content["tiles"], "exterior"), t.get("exterior"), "setup.exterior")
+    caves = chance.pick(sorted(x["id"] for x in content["caves"]), 3, t.get("caves"), "setup.caves")
+    sides = chance.roll(3, ["A", "B"], t.get("sides"), "setup.sides")
+    backs = _token_backs(content, chance, t)
+    flag = _flag_order(opts, n, chance, t)
+    top = chance.pick(sorted(a["id"] for a in content["anomalies"]), 1,
+                      None if "anomaly" not in t else t["anomaly"][:1], "setup.anomaly")[0]
+    return {"interior": tiles_in, "exterior": tiles_ex, "caves": caves, "sides": sides, "backs": backs, "flag": flag,
+            "anomaly": top}
+
+
+def _ids(tiles: list[dict], region: str) -> list[str]:
+    return sorted(x["id"] for x in tiles if x["region"] == region)
+
+
+def _token_backs(content: dict, chance, t: dict) -> list[str]:
+    """One face-down Event token on each tile, drawn blind: only its back shows."""
+    if chance.mode == "table":
+        backs = t["token_backs"]
+        have = Counter(x["back"] for x in content["eventTokens"])
+        if len(backs) != 12 or any(v > have[k] for k, v in Counter(backs).items()):
+            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+                           "setup.token_backs: one back for each of the 12 spots, as many of each as there are tokens")
+        return backs
+    drawn = chance.pick(sorted(x["id"] for x in content["eventTokens"]), 12, None, "setup.token_backs")
+    return [next(x["back"] for x in content["eventTokens"] if x["id"] == i) for i in drawn]
+
+
+def _flag_order(opts: dict, n: int, chance, t: dict) -> list[int]:
+    """CA-7: the first round's Flag order is random (or seat order, as a house rule)."""
+    if opts["initial_flag_order"] == "seat_order":
+        if "flag" in t:
+            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.flag: not used with seat_order")
+        return list(range(n))
+    return chance.shuffle(list(range(n)), t.get("flag"), "setup.flag")
+
+
+def _board_set_up(content: dict, n: int, laid: dict) -> dict:
     board = content["board"]
     interior = [sp["id"] for sp in board["spots"] if sp["region"] == "interior"]
     exterior = [sp["id"] for sp in board["spots"] if sp["region"] == "exterior"]
     cave_spots = [sp["id"] for sp in board["spots"] if sp["region"] == "cave"]
-    try:
-        # [Components & Setup] tiles in a random order; 3 of 4 caves, random side up
-        tiles_in = chance.shuffle(sorted(x["id"] for x in content["tiles"] if x["region"] == "interior"), t.get("interior"), "setup.interior")
-        tiles_ex = chance.shuffle(sorted(x["id"] for x in content["tiles"] if x["region"] == "exterior"), t.get("exterior"), "setup.exterior")
-        caves = chance.pick(sorted(x["id"] for x in content["caves"]), 3, t.get("caves"), "setup.caves")
-        sides = chance.roll(3, ["A", "B"], t.get("sides"), "setup.sides")
-        # one face-down Event token on each tile, drawn blind: only its back shows
-        if chance.mode == "table":
-            backs = t["token_backs"]
-            have = Counter(x["back"] for x in content["eventTokens"])
-            if len(backs) != 12 or any(v > have[k] for k, v in Counter(backs).items()):
-                raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
-                               "setup.token_backs: one back for each of the 12 spots, as many of each as there are tokens")
-        else:
-            drawn = chance.pick(sorted(x["id"] for x in content["eventTokens"]), 12, None, "setup.token_backs")
-            backs = [next(x["back"] for x in content["eventTokens"] if x["id"] == i) for i in drawn]
-        # CA-7: the first round's Flag order is random
-        if opts["initial_flag_order"] == "seat_order":
-            flag = list(range(n))
-            if "flag" in t:
-                raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.flag: not used with seat_order")
-        else:
-            flag = chance.shuffle(list(range(n)), t.get("flag"), "setup.flag")
-        top = chance.pick(sorted(a["id"] for a in content["anomalies"]), 1,
-                          None if "anomaly" not in t else t["anomaly"][:1], "setup.anomaly")[0]
-    except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
     start = content["vortex"]["start"]["2" if n == 2 else "3+"]   # [Components & Setup] Storm Stability marker
-    spots = dict(zip(interior, tiles_in, strict=False)) | dict(zip(exterior, tiles_ex, strict=False)) | dict(zip(cave_spots, caves, strict=False))
-    events = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=COLORS[:n]),
-              {"type": "BoardSetUp", "tiles": spots, "sides": dict(zip(cave_spots, sides, strict=False)),
-               "box_cave": next(c["id"] for c in content["caves"] if c["id"] not in caves),
-               "token_backs": dict(zip(board["resolutionOrder"], backs, strict=False)), "storm": start, "flag": flag, "anomaly": top}]
-    s = initial_state()
+    spots = (dict(zip(interior, laid["interior"], strict=False)) | dict(zip(exterior, laid["exterior"], strict=False))
+             | dict(zip(cave_spots, laid["caves"], strict=False)))
+    return {"type": "BoardSetUp", "tiles": spots, "sides": dict(zip(cave_spots, laid["sides"], strict=False)),
+            "box_cave": next(c["id"] for c in content["caves"] if c["id"] not in laid["caves"]),
+            "token_backs": dict(zip(board["resolutionOrder"], laid["backs"], strict=False)), "storm": start,
+            "flag": laid["flag"], "anomaly": laid["anomaly"]}
+
+
+def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
+    """The first round begins at once: its Anomaly, and the next one turned up if this one needs
+    nobody's decision (at a table, exactly the cards listed in setup.anomaly)."""
+    from . import rules
     from .state import evolve
+    s = initial_state()
     for e in events:
         evolve(s, e)
     s.jobs = [{"kind": "new_round"}]
@@ -395,4 +441,4 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
                            f"Anomaly resolved without anyone's decision: {1 + d.used['anomaly']} card(s) here")
     except Rejected as r:
         raise InvalidCreation([r.detail]) from None
-    return events + d.events
+    return d.events
