@@ -84,6 +84,30 @@ _table_validator = jsonschema.Draft202012Validator(TABLE_SETUP_SCHEMA)
 
 
 def content_problems(content: dict, cs: bool = False) -> list[str]:
+    """Custom content's problems beyond its schema, in the order a refusal lists them (cs: for
+    the crimson-seas ruleset)."""
+    problems = _edition_problems(content, cs)
+    ids = _card_ids(content)
+    if "crimson_seas" in content:
+        problems += _printed_island(content["crimson_seas"])
+    if content["starting_resources"] != {"gold": 2, "strength": 0, "magic": 1}:
+        problems.append("content.starting_resources: the rulebook prints them: 'Give each player 2 Gold tokens and "
+                        "1 Magic token.' [BR p.5]")
+    dup = [i for i, n in Counter(ids).items() if n > 1]
+    if dup:
+        problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
+    problems += _center_problems(content, cs)
+    problems += _misplaced_actions(content, cs)
+    problems += _ongoing_problems(content, cs)
+    if len(content["domains"]) < 15:
+        problems.append("content.domains: 5 stacks of 3 need at least 15 Domains [BR p.4]")
+    if len(content["dukes"]) < 10:
+        problems.append("content.dukes: 2 Dukes for each of up to 5 players need at least 10 [BR p.5]")
+    return problems
+
+
+def _edition_problems(content: dict, cs: bool) -> list[str]:
+    """The first-edition base game's cards, with Crimson Seas' exactly when the ruleset is crimson-seas."""
     problems = []
     if content["edition"] != "first":
         problems.append(f"content.edition: {UNSUPPORTED}; '{content['edition']}' is not supported")
@@ -95,19 +119,23 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
         problems.append("content.crimson_seas: the island board, the Coxswain, the Nobles and the Monster Events are needed")
     if not cs and ("crimson_seas" in content or any(m.get("plus") or m["type"] == "warden" for m in content["monsters"])):
         problems.append("content: Crimson Seas cards (the island board, '+' Monsters, Wardens) need the crimson-seas ruleset")
+    return problems
+
+
+def _card_ids(content: dict) -> list[str]:
+    """The id of every card (and of every Crimson Seas token type), each as often as it is given."""
     ids = ([c["id"] for c in content["starters"]] + [c["id"] for c in content["citizens"]]
            + [m["id"] for m in content["monsters"]] + [d["id"] for d in content["domains"]] + [d["id"] for d in content["dukes"]])
     if "crimson_seas" in content:
         x = content["crimson_seas"]
         ids += [x["coxswain"]["id"]] + [n["id"] for n in x["nobles"]] + [e["id"] for e in x["monster_events"]]
         ids += list(x["goods"]["types"]) + ["tome_gold", "tome_strength", "tome_magic"]
-        problems += _printed_island(x)
-    if content["starting_resources"] != {"gold": 2, "strength": 0, "magic": 1}:
-        problems.append("content.starting_resources: the rulebook prints them: 'Give each player 2 Gold tokens and "
-                        "1 Magic token.' [BR p.5]")
-    dup = [i for i, n in Counter(ids).items() if n > 1]
-    if dup:
-        problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
+    return ids
+
+
+def _center_problems(content: dict, cs: bool) -> list[str]:
+    """[BR p.4] a Citizen type for each activation number; 5 Monster Areas of the printed size."""
+    problems = []
     for slot in SLOTS:
         if not any(c["activation"] == slot for c in content["citizens"]):
             problems.append(f"content.citizens: no Citizen type for activation {'/'.join(map(str, slot))} [BR p.4]")
@@ -125,7 +153,12 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
             problems.append(f"content.monsters[{area}]: one Warden per Area [CS New Monster Icons]")
         if area.startswith("domain_"):
             problems.append(f"content.monsters[{area}]: an Area id may not start with 'domain_'")
-    problems += _misplaced_actions(content, cs)
+    return problems
+
+
+def _ongoing_problems(content: dict, cs: bool) -> list[str]:
+    """A Domain's ongoing powers: what triggers on doubles, and what a discount may apply to [BR p.18-19]."""
+    problems = []
     for k, dom in enumerate(content["domains"]):
         for power in dom.get("ongoing", []):
             if power["when"] == "doubles" and ("effect" not in power or has_choice(power["effect"])):
@@ -142,10 +175,6 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
             if off["action"] in ("goods", "tome", "noble") and not cs:
                 problems.append(f"content.domains[{k}].ongoing.discount: {off['action']} are bought on the Crimson Seas "
                                 "island board; such content needs the crimson-seas ruleset")
-    if len(content["domains"]) < 15:
-        problems.append("content.domains: 5 stacks of 3 need at least 15 Domains [BR p.4]")
-    if len(content["dukes"]) < 10:
-        problems.append("content.dukes: 2 Dukes for each of up to 5 players need at least 10 [BR p.5]")
     return problems
 
 
