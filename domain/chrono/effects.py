@@ -15,9 +15,10 @@ its own, or, when optional, waits for do_step {} or skip_step.
 """
 from __future__ import annotations
 
+from ..kit import Section
 from .state import HARBOR, KINDS, MAT, STAGES, TIMES, ChronoState
 
-PHASE3 = "Phase 3: Run the Loop"
+PHASE3 = Section("Phase 3: Run the Loop")
 CONTROL = ("seq", "choice", "if", "repeat", "forEachSpace", "forEachPlayer", "bind")
 
 
@@ -455,73 +456,114 @@ def _done_one(f: dict, n: dict, total: int) -> None:
 
 
 def _apply(d, f: dict, n: dict, p: dict) -> None:
-    s = d.s
+    """Perform the node's op with the actor's answer p ({} when there was nothing to choose)."""
+    handler = _OPS.get(n["op"])
+    if handler is not None:
+        handler(d, f, n, p)
+
+
+def _move_all(d, f: dict, n: dict, p: dict) -> None:
+    """moveAll (CCEL B5.3): atomic, every pirate the selector names in the chosen source space goes
+    to the chosen destination; entering it may trigger its Event token [Phase 3]."""
+    moved = {}
+    for seat, kind, place, k in pirates(d.s, f, {**n["who"], "at": {"id": p["from"]}}):
+        d.emit("PiratesMoved", seat=seat, kind=kind, count=k, **{"from": place, "to": p["to"]})
+        moved.setdefault(str(seat), {}).setdefault(kind, 0)
+        moved[str(seat)][kind] += k
+    f["i"] += 1
+    f["progress"] = None
+    entered(d, f, p["to"], moved)
+
+
+def _kill(d, f: dict, n: dict, p: dict) -> None:
+    """kill and loseToStorm: [Phase 3] placed out in the water, or lost to the storm (_remove); with
+    n "all" every pirate named at once (CR-28), otherwise one chosen pirate at a time."""
     op = n["op"]
+    if n["who"].get("n", 1) == "all":
+        for seat, kind, place, k in pirates(d.s, f, n["who"]):
+            _remove(d, op, seat, kind, place, k)
+        return
+    _remove(d, op, p["owner"], p["kind"], p["at"], 1)
+    if f.get("entering") and n["who"].get("entering"):
+        ent = f["entering"].get(str(p["owner"]), {})
+        ent[p["kind"]] = ent.get(p["kind"], 0) - 1
+    _done_one(f, n, n["who"].get("n", 1))
+
+
+def _gain(d, f: dict, n: dict, p: dict) -> None:
+    """gain: Doubloons, Time Gems, and Artifacts drawn as long as there are any (CA-4)."""
     me = f["actor"]
-    if op == "move":
-        _move(d, f, n, p)
-    elif op == "moveAll":
-        moved = {}
-        for seat, kind, place, k in pirates(s, f, {**n["who"], "at": {"id": p["from"]}}):
-            d.emit("PiratesMoved", seat=seat, kind=kind, count=k, **{"from": place, "to": p["to"]})
-            moved.setdefault(str(seat), {}).setdefault(kind, 0)
-            moved[str(seat)][kind] += k
+    if n.get("doubloons"):
+        d.emit("DoubloonsChanged", seat=me, amount=n["doubloons"], why="effect")
+    if n.get("timeGems"):
+        d.emit("TimeGemsChanged", seat=me, amount=n["timeGems"], why="effect")
+    for _ in range(n.get("artifacts", 0)):
+        draw_artifact(d, me)
+
+
+def _lose(d, f: dict, n: dict, p: dict) -> None:
+    """lose: Doubloons and Time Gems as far as the actor has them (once, at the first step); then
+    Artifacts, each chosen by its owner (the glossary's "Discard an Artifact")."""
+    me = f["actor"]
+    seat = d.s.seats[me]
+    first = not (f.get("progress") or {}).get("count")
+    if first and n.get("doubloons") and seat.doubloons:
+        d.emit("DoubloonsChanged", seat=me, amount=-min(n["doubloons"], seat.doubloons), why="effect")
+    if first and n.get("timeGems") and seat.gems:
+        d.emit("TimeGemsChanged", seat=me, amount=-min(n["timeGems"], seat.gems), why="effect")
+    if p.get("artifact"):
+        d.emit("ArtifactDiscarded", seat=me, artifact=p["artifact"])
+        _done_one(f, n, n["artifacts"])
+
+
+def _recruit(d, f: dict, n: dict, p: dict) -> None:
+    """recruit: Crew from the mat for free, as long as any are left there."""
+    for _ in range(n.get("n", 1)):
+        if not recruit_one(d, f["actor"], "crew", 0):
+            break
+
+
+def _advance_cube(d, f: dict, n: dict, p: dict) -> None:
+    """advanceCube: up the stable or unstable track (the actor's choice with track "choice"),
+    never past its last space."""
+    s, me = d.s, f["actor"]
+    track = p.get("track", n.get("track", "stable"))
+    for _ in range(n.get("n", 1)):
+        if s.seats[me].cubes[track] < len(s.content["shipMat"][track + "Track"]) - 1:
+            d.emit("CubeAdvanced", seat=me, track=track, cost=0)
+    if "track" in p:
         f["i"] += 1
         f["progress"] = None
-        entered(d, f, p["to"], moved)
-    elif op in ("kill", "loseToStorm"):
-        if n["who"].get("n", 1) == "all":
-            for seat, kind, place, k in pirates(s, f, n["who"]):
-                _remove(d, op, seat, kind, place, k)
-        else:
-            _remove(d, op, p["owner"], p["kind"], p["at"], 1)
-            if f.get("entering") and n["who"].get("entering"):
-                ent = f["entering"].get(str(p["owner"]), {})
-                ent[p["kind"]] = ent.get(p["kind"], 0) - 1
-            _done_one(f, n, n["who"].get("n", 1))
-    elif op == "gain":
-        if n.get("doubloons"):
-            d.emit("DoubloonsChanged", seat=me, amount=n["doubloons"], why="effect")
-        if n.get("timeGems"):
-            d.emit("TimeGemsChanged", seat=me, amount=n["timeGems"], why="effect")
-        for _ in range(n.get("artifacts", 0)):
-            draw_artifact(d, me)
-    elif op == "lose":
-        seat = s.seats[me]
-        first = not (f.get("progress") or {}).get("count")
-        if first and n.get("doubloons") and seat.doubloons:
-            d.emit("DoubloonsChanged", seat=me, amount=-min(n["doubloons"], seat.doubloons), why="effect")
-        if first and n.get("timeGems") and seat.gems:
-            d.emit("TimeGemsChanged", seat=me, amount=-min(n["timeGems"], seat.gems), why="effect")
-        if p.get("artifact"):
-            d.emit("ArtifactDiscarded", seat=me, artifact=p["artifact"])
-            _done_one(f, n, n["artifacts"])
-    elif op == "recruit":
-        for _ in range(n.get("n", 1)):
-            if not recruit_one(d, me, "crew", 0):
-                break
-    elif op == "advanceCube":
-        track = p.get("track", n.get("track", "stable"))
-        for _ in range(n.get("n", 1)):
-            if s.seats[me].cubes[track] < len(s.content["shipMat"][track + "Track"]) - 1:
-                d.emit("CubeAdvanced", seat=me, track=track, cost=0)
-        if "track" in p:
-            f["i"] += 1
-            f["progress"] = None
-    elif op == "rearrangePlans":
-        d.emit("PlanMoved", seat=me, cost=0, **{"from": p["from"], "to": p["to"]})
-        _done_one(f, n, n.get("n", 1))
-    elif op == "storm":
-        last = len(s.content["vortex"]["stages"]) - 1
-        to = min(last, s.storm + max(0, n["delta"]))
-        if to != s.storm:
-            d.emit("StormAdvanced", to=to, reason="effect")
-    elif op == "modify":
-        d.emit("ModifierSet", param=n["param"], value=n["value"])
-    elif op == "schedule":
-        d.emit("EffectScheduled", at=n["at"], do=n["do"], actor=me)
-    elif op == "noEffect":
-        d.emit("NoEffect", seat=me)
+
+
+def _rearrange_plans(d, f: dict, n: dict, p: dict) -> None:
+    """rearrangePlans: n free "move a plan card" operations, as bought in [Phase 6]."""
+    d.emit("PlanMoved", seat=f["actor"], cost=0, **{"from": p["from"], "to": p["to"]})
+    _done_one(f, n, n.get("n", 1))
+
+
+def _storm(d, f: dict, n: dict, p: dict) -> None:
+    """storm: the Storm marker only moves forward (CP-3), and no further than the last space."""
+    s = d.s
+    last = len(s.content["vortex"]["stages"]) - 1
+    to = min(last, s.storm + max(0, n["delta"]))
+    if to != s.storm:
+        d.emit("StormAdvanced", to=to, reason="effect")
+
+
+def _modify(d, f: dict, n: dict, p: dict) -> None:
+    """modify: a lasting rule change (state.modifiers)."""
+    d.emit("ModifierSet", param=n["param"], value=n["value"])
+
+
+def _schedule(d, f: dict, n: dict, p: dict) -> None:
+    """schedule: the effect runs at the end of Phase 3, of Phase 4 or of the round; the actor is kept."""
+    d.emit("EffectScheduled", at=n["at"], do=n["do"], actor=f["actor"])
+
+
+def _no_effect(d, f: dict, n: dict, p: dict) -> None:
+    """noEffect: the "Event No Effect" glyph; recorded, and nothing changes."""
+    d.emit("NoEffect", seat=f["actor"])
 
 
 def _remove(d, op: str, seat: int, kind: str, place: str, k: int) -> None:
@@ -652,3 +694,9 @@ def entered(d, f: dict, place: str, moved: dict) -> None:
         # CP-15: at a table, what a token turns out to be decides what else the command turns
         # up; so the command ends with the flip, and its resolver goes on with do_step
         s.frames[-1]["await"] = True
+
+
+# The op of a node -> what performing it does (_apply); an op not listed does nothing.
+_OPS = {"move": _move, "moveAll": _move_all, "kill": _kill, "loseToStorm": _kill, "gain": _gain, "lose": _lose,
+        "recruit": _recruit, "advanceCube": _advance_cube, "rearrangePlans": _rearrange_plans, "storm": _storm,
+        "modify": _modify, "schedule": _schedule, "noEffect": _no_effect}

@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .state import STAGES, TIMES, initial_state
@@ -47,15 +47,22 @@ TABLE_SETUP_SCHEMA = {
     "required": ["interior", "exterior", "caves", "sides", "token_backs", "anomaly"],
     "additionalProperties": False,
     "properties": {
-        "interior": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the interior tiles, in the board's spot order"},
-        "exterior": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the exterior tiles, in the board's spot order"},
-        "caves": {"type": "array", "items": TILE_ID, "maxItems": 12, "description": "the cave tiles on the cave spots, in order"},
-        "sides": {"type": "array", "items": {"enum": ["A", "B"]}, "maxItems": 12, "description": "the side up of each of those caves"},
+        "interior": {"type": "array", "items": TILE_ID, "maxItems": 12,
+                     "description": "the interior tiles, in the board's spot order"},
+        "exterior": {"type": "array", "items": TILE_ID, "maxItems": 12,
+                     "description": "the exterior tiles, in the board's spot order"},
+        "caves": {"type": "array", "items": TILE_ID, "maxItems": 12,
+                  "description": "the cave tiles on the cave spots, in order"},
+        "sides": {"type": "array", "items": {"enum": ["A", "B"]}, "maxItems": 12,
+                  "description": "the side up of each of those caves"},
         "token_backs": {"type": "array", "items": {"enum": list(TIMES)}, "maxItems": 12,
-                        "description": "the back of the face-down Event token on each spot, in the board's resolution order"},
-        "flag": {"type": "array", "items": {"type": "integer"}, "maxItems": 5, "description": "with initial_flag_order random: seats, highest Flag first"},
+                        "description": "the back of the face-down Event token on each spot, in the board's "
+                                       "resolution order"},
+        "flag": {"type": "array", "items": {"type": "integer"}, "maxItems": 5,
+                 "description": "with initial_flag_order random: seats, highest Flag first"},
         "anomaly": {"type": "array", "items": TILE_ID, "minItems": 1, "maxItems": 2,
-                    "description": "the top card of the Anomaly deck, then the one turned up after it if round 1's anomaly needs nobody"},
+                    "description": "the top card of the Anomaly deck, then the one turned up after it if round 1's "
+                                   "anomaly needs nobody"},
     },
 }
 
@@ -180,7 +187,19 @@ def _says_here(x) -> bool:
 
 
 def content_problems(c: dict) -> list[str]:
+    """Custom content's problems beyond its schema, in the order a refusal lists them: the amounts
+    effects count with, what the rulebook prints (components, Vortex, board), the effects
+    themselves, then the printed prices and costs."""
     problems = count_problems(c, "content")
+    problems += _component_problems(c) + _vortex_problems(c["vortex"]) + _board_problems(c["board"])
+    if not problems:
+        problems += _unreachable(c["board"])
+    return problems + _program_problems(c) + _placeless_problems(c) + _printed_costs(c)
+
+
+def _component_problems(c: dict) -> list[str]:
+    """[Components & Setup]: how many of each component the rulebook prints; every id unique."""
+    problems = []
     plans = Counter(p["deck"] for p in c["plans"])
     if plans != Counter({"stable": 30, "unstable": 19}):   # [Components & Setup]
         problems.append(f"plans: the rulebook prints 30 Stable and 19 Unstable Plan cards; got {dict(plans)}")
@@ -196,15 +215,25 @@ def content_problems(c: dict) -> list[str]:
     ids = [x["id"] for part in ("plans", "anomalies", "tiles", "caves", "eventTokens", "artifacts") for x in c[part]]
     if len(set(ids)) != len(ids):
         problems.append("every plan, anomaly, tile, cave, token and artifact id must be unique")
-    st = c["vortex"]["stages"]
+    return problems
+
+
+def _vortex_problems(vortex: dict) -> list[str]:
+    problems = []
+    st = vortex["stages"]
     if [STAGES.index(x) for x in st] != sorted(STAGES.index(x) for x in st) or st[-1] != "COLLAPSING":
         problems.append("vortex.stages: stages never go back and the last space is COLLAPSING (CA-3)")
-    if c["vortex"]["start"] != PRINTED_START:
+    if vortex["start"] != PRINTED_START:
         problems.append("vortex.start: the rulebook prints the first space (0) with 2 players and the second (1) "
                         "with 3 or more [Components & Setup]")
     if len(st) < 3:
         problems.append("vortex.stages: the marker starts on the second space and needs a space to advance to")
-    board = c["board"]
+    return problems
+
+
+def _board_problems(board: dict) -> list[str]:
+    """The board's spots, edges, Harbor and resolution order."""
+    problems = []
     spots = [sp["id"] for sp in board["spots"]]
     reg = Counter(sp["region"] for sp in board["spots"])
     if reg != Counter({"interior": 3, "exterior": 6, "cave": 3}) or len(set(spots)) != 12 or "HARBOR" in spots:
@@ -221,18 +250,29 @@ def content_problems(c: dict) -> list[str]:
     kinds = [next(sp["region"] for sp in board["spots"] if sp["id"] == x) for x in order if x in known]
     if sorted(order) != sorted(spots) or kinds != sorted(kinds, key=["cave", "exterior", "interior"].index):
         problems.append("board.resolutionOrder: every spot once, caves, then exterior, then interior [Phase 4] (CA-11)")
-    if not problems:
-        adj = {x: set() for x in spots + ["HARBOR"]}
-        for a, b in board["edges"]:
-            adj[a].add(b), adj[b].add(a)
-        for h in board["harbor"]:
-            adj[h].add("HARBOR"), adj["HARBOR"].add(h)
-        seen, todo = {"HARBOR"}, ["HARBOR"]
-        while todo:
-            for y in adj[todo.pop()] - seen:
-                seen.add(y), todo.append(y)
-        if seen != set(adj):
-            problems.append("board: every spot must be reachable from the Harbor")
+    return problems
+
+
+def _unreachable(board: dict) -> list[str]:
+    """Every spot can be reached from the Harbor (checked once the rest of the content is sound)."""
+    spots = [sp["id"] for sp in board["spots"]]
+    adj = {x: set() for x in spots + ["HARBOR"]}
+    for a, b in board["edges"]:
+        adj[a].add(b), adj[b].add(a)
+    for h in board["harbor"]:
+        adj[h].add("HARBOR"), adj["HARBOR"].add(h)
+    seen, todo = {"HARBOR"}, ["HARBOR"]
+    while todo:
+        for y in adj[todo.pop()] - seen:
+            seen.add(y), todo.append(y)
+    if seen != set(adj):
+        return ["board: every spot must be reachable from the Harbor"]
+    return []
+
+
+def _program_problems(c: dict) -> list[str]:
+    """Every effect program of the content (effect_problems), by kind of component."""
+    problems = []
     for t in c["tiles"]:
         for stage, e in t["rewards"].items():
             problems += effect_problems(e, f"tiles[{t['id']}].rewards.{stage}")
@@ -253,14 +293,22 @@ def content_problems(c: dict) -> list[str]:
         problems += effect_problems(a["effect"], f"artifacts[{a['id']}]")
     for slot, e in c["shipMat"]["preprinted"].items():
         problems += effect_problems(e, f"shipMat.preprinted.{slot}")
+    return problems
+
+
+def _placeless_problems(c: dict) -> list[str]:
+    """'here' in an effect that has no place: a plan, an artifact, an anomaly, a pre-printed plan."""
     placeless = [(f"plans[{p['id']}]", p["effect"]) for p in c["plans"]]
     placeless += [(f"artifacts[{a['id']}]", a["effect"]) for a in c["artifacts"]]
     placeless += [(f"anomalies[{a['id']}].{st}", e) for a in c["anomalies"] for st, e in a["effects"].items()]
     placeless += [(f"shipMat.preprinted.{slot}", e) for slot, e in c["shipMat"]["preprinted"].items()]
-    for where, e in placeless:
-        if _says_here(e):
-            problems.append(f"{where}: 'here' is the tile of a reward or the space of an Event token; "
-                            f"a plan, artifact or anomaly has none")
+    return [f"{where}: 'here' is the tile of a reward or the space of an Event token; a plan, artifact or anomaly has none"
+            for where, e in placeless if _says_here(e)]
+
+
+def _printed_costs(c: dict) -> list[str]:
+    """The Ship Mat's tracks, the prices and the costs the rulebook prints."""
+    problems = []
     for t in ("stableTrack", "unstableTrack"):
         if c["shipMat"][t][0] != 1:
             problems.append(f"shipMat.{t}: the cube starts on the printed \"1\" space, which draws 1 card [Components & Setup]")
@@ -279,7 +327,22 @@ kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
-    from . import rules
+    n = len(players)
+    opts, content = _accepted(players, options, content, chance, table_setup)
+    t = table_setup or {}
+    try:
+        laid = _lay_out(content, opts, n, chance, t)
+    except Rejected as r:
+        raise InvalidCreation([r.detail]) from None
+    events = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=COLORS[:n]),
+              _board_set_up(content, n, laid)]
+    return events + _first_round(events, chance, t)
+
+
+def _accepted(players: list[str], options: dict | None, content: dict | None, chance,
+              table_setup: dict | None) -> tuple[dict, dict]:
+    """The options (with their defaults) and content the game is created with, or every problem
+    with the players, options, custom content and table setup at once."""
     problems: list[str] = []
     n = len(players)
     if not 2 <= n <= 5:   # [Components & Setup] 5 Ship Mats
@@ -300,49 +363,71 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         problems.append("setup: only a table-chance game says how the table was set up")
     if problems:
         raise InvalidCreation(problems)
-    opts = with_defaults(opts, OPTIONS_SCHEMA)
-    t = table_setup or {}
+    return with_defaults(opts, OPTIONS_SCHEMA), content
+
+
+def _lay_out(content: dict, opts: dict, n: int, chance, t: dict) -> dict:
+    """[Components & Setup] the chance outcomes of the layout, drawn in this order (a
+    server-chance game's seed replays it): tiles in a random order; 3 of 4 caves, random side
+    up; the Event tokens' backs; the Flag order; the top Anomaly."""
+    tiles_in = chance.shuffle(_ids(content["tiles"], "interior"), t.get("interior"), "setup.interior")
+    tiles_ex = chance.shuffle(_ids(content["tiles"], "exterior"), t.get("exterior"), "setup.exterior")
+    caves = chance.pick(sorted(x["id"] for x in content["caves"]), 3, t.get("caves"), "setup.caves")
+    sides = chance.roll(3, ["A", "B"], t.get("sides"), "setup.sides")
+    backs = _token_backs(content, chance, t)
+    flag = _flag_order(opts, n, chance, t)
+    top = chance.pick(sorted(a["id"] for a in content["anomalies"]), 1,
+                      None if "anomaly" not in t else t["anomaly"][:1], "setup.anomaly")[0]
+    return {"interior": tiles_in, "exterior": tiles_ex, "caves": caves, "sides": sides, "backs": backs, "flag": flag,
+            "anomaly": top}
+
+
+def _ids(tiles: list[dict], region: str) -> list[str]:
+    return sorted(x["id"] for x in tiles if x["region"] == region)
+
+
+def _token_backs(content: dict, chance, t: dict) -> list[str]:
+    """One face-down Event token on each tile, drawn blind: only its back shows."""
+    if chance.mode == "table":
+        backs = t["token_backs"]
+        have = Counter(x["back"] for x in content["eventTokens"])
+        if len(backs) != 12 or any(v > have[k] for k, v in Counter(backs).items()):
+            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+                           "setup.token_backs: one back for each of the 12 spots, as many of each as there are tokens")
+        return backs
+    drawn = chance.pick(sorted(x["id"] for x in content["eventTokens"]), 12, None, "setup.token_backs")
+    return [next(x["back"] for x in content["eventTokens"] if x["id"] == i) for i in drawn]
+
+
+def _flag_order(opts: dict, n: int, chance, t: dict) -> list[int]:
+    """CA-7: the first round's Flag order is random (or seat order, as a house rule)."""
+    if opts["initial_flag_order"] == "seat_order":
+        if "flag" in t:
+            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.flag: not used with seat_order")
+        return list(range(n))
+    return chance.shuffle(list(range(n)), t.get("flag"), "setup.flag")
+
+
+def _board_set_up(content: dict, n: int, laid: dict) -> dict:
     board = content["board"]
     interior = [sp["id"] for sp in board["spots"] if sp["region"] == "interior"]
     exterior = [sp["id"] for sp in board["spots"] if sp["region"] == "exterior"]
     cave_spots = [sp["id"] for sp in board["spots"] if sp["region"] == "cave"]
-    try:
-        # [Components & Setup] tiles in a random order; 3 of 4 caves, random side up
-        tiles_in = chance.shuffle(sorted(x["id"] for x in content["tiles"] if x["region"] == "interior"), t.get("interior"), "setup.interior")
-        tiles_ex = chance.shuffle(sorted(x["id"] for x in content["tiles"] if x["region"] == "exterior"), t.get("exterior"), "setup.exterior")
-        caves = chance.pick(sorted(x["id"] for x in content["caves"]), 3, t.get("caves"), "setup.caves")
-        sides = chance.roll(3, ["A", "B"], t.get("sides"), "setup.sides")
-        # one face-down Event token on each tile, drawn blind: only its back shows
-        if chance.mode == "table":
-            backs = t["token_backs"]
-            have = Counter(x["back"] for x in content["eventTokens"])
-            if len(backs) != 12 or any(v > have[k] for k, v in Counter(backs).items()):
-                raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
-                               "setup.token_backs: one back for each of the 12 spots, as many of each as there are tokens")
-        else:
-            drawn = chance.pick(sorted(x["id"] for x in content["eventTokens"]), 12, None, "setup.token_backs")
-            backs = [next(x["back"] for x in content["eventTokens"] if x["id"] == i) for i in drawn]
-        # CA-7: the first round's Flag order is random
-        if opts["initial_flag_order"] == "seat_order":
-            flag = list(range(n))
-            if "flag" in t:
-                raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.flag: not used with seat_order")
-        else:
-            flag = chance.shuffle(list(range(n)), t.get("flag"), "setup.flag")
-        top = chance.pick(sorted(a["id"] for a in content["anomalies"]), 1,
-                          None if "anomaly" not in t else t["anomaly"][:1], "setup.anomaly")[0]
-    except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
     start = content["vortex"]["start"]["2" if n == 2 else "3+"]   # [Components & Setup] Storm Stability marker
-    spots = dict(zip(interior, tiles_in, strict=False)) | dict(zip(exterior, tiles_ex, strict=False)) | dict(zip(cave_spots, caves, strict=False))
-    events = [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-               "colors": COLORS[:n], "options": opts, "content": content, "content_key": content_key(content),
-               "chance": {"mode": chance.mode, "commitment": chance.commitment}},
-              {"type": "BoardSetUp", "tiles": spots, "sides": dict(zip(cave_spots, sides, strict=False)),
-               "box_cave": next(c["id"] for c in content["caves"] if c["id"] not in caves),
-               "token_backs": dict(zip(board["resolutionOrder"], backs, strict=False)), "storm": start, "flag": flag, "anomaly": top}]
-    s = initial_state()
+    spots = (dict(zip(interior, laid["interior"], strict=False)) | dict(zip(exterior, laid["exterior"], strict=False))
+             | dict(zip(cave_spots, laid["caves"], strict=False)))
+    return {"type": "BoardSetUp", "tiles": spots, "sides": dict(zip(cave_spots, laid["sides"], strict=False)),
+            "box_cave": next(c["id"] for c in content["caves"] if c["id"] not in laid["caves"]),
+            "token_backs": dict(zip(board["resolutionOrder"], laid["backs"], strict=False)), "storm": start,
+            "flag": laid["flag"], "anomaly": laid["anomaly"]}
+
+
+def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
+    """The first round begins at once: its Anomaly, and the next one turned up if this one needs
+    nobody's decision (at a table, exactly the cards listed in setup.anomaly)."""
+    from . import rules
     from .state import evolve
+    s = initial_state()
     for e in events:
         evolve(s, e)
     s.jobs = [{"kind": "new_round"}]
@@ -356,4 +441,4 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
                            f"Anomaly resolved without anyone's decision: {1 + d.used['anomaly']} card(s) here")
     except Rejected as r:
         raise InvalidCreation([r.detail]) from None
-    return events + d.events
+    return d.events

@@ -4,7 +4,7 @@ from __future__ import annotations
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation
 from .board import content_problems
@@ -30,7 +30,8 @@ OPTIONS_SCHEMA = {
         "recipient_captain_powers": {"enum": ["bones_only", "none"], "default": "bones_only",
                                      "description": "CV-A10: may Mister Bones ignore a Skull among dice given to him?"},
         "five_skull_skips_phase_d": {"type": "boolean", "default": False,
-                                     "description": "CV-A12: after giving the Skull dice away the turn ends without phase D (no Hasan)."},
+                                     "description": "CV-A12: after giving the Skull dice away the turn ends "
+                                                    "without phase D (no Hasan)."},
         "five_grog_restart_optional": {"type": "boolean", "default": False,
                                        "description": "CV-A14: the 5-Grog restart is the player's choice."},
         "hazards_on_hook_move": {"type": "boolean", "default": True, "description": "CV-A23"},
@@ -110,9 +111,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     supply = content["silverTotal"] - 2 - 2 * n
     start = next(s["id"] for s in content["startIsland"]["spaces"] if s.get("start"))
     return [
-        {"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-         "options": opts, "content": content, "content_key": content_key(content),
-         "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+        kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance),
         {"type": "CaptainsDealt", "captains": list(captains)},
         {"type": "RaceTrackBuilt", "slots": slots, "unused": unused},
         # [Game Setup 1, 4, 5] Grog 2, Silver 2 each and 2 on Skull Island, ships on Start.

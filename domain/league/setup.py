@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation
 
@@ -88,7 +88,5 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         raise InvalidCreation(problems)
     opts = with_defaults(opts, OPTIONS_SCHEMA)
     # LP-A2: the first seat plays the Skull set, the second the Cross set.
-    return [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-             "coin_sets": ["skull", "cross"], "points": content["startingPoints"], "options": opts,
-             "content": content, "content_key": content_key(content),
-             "chance": {"mode": chance.mode, "commitment": chance.commitment}}]
+    return [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance,
+                            coin_sets=["skull", "cross"], points=content["startingPoints"])]

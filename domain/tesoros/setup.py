@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .board import board_problems
@@ -108,6 +108,23 @@ kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
+    n = len(players)
+    opts, content = _accepted(players, options, content)
+    events = [e["id"] for e in content["events"]]
+    using = len(events) if opts["pact_of_the_waves"] is None else opts["pact_of_the_waves"]
+    if using > len(events):
+        raise InvalidCreation([f"options.pact_of_the_waves: the content has only {len(events)} Event cards"])
+    t = _table_setup(chance, table_setup, opts, n, using < len(events), using > 0)
+    try:
+        table = _deal(opts, content, n, events, using, chance, t)
+    except Rejected as r:
+        raise InvalidCreation([r.detail]) from None
+    return _setup_events(players, opts, content, chance, events, table)
+
+
+def _accepted(players: list[str], options: dict | None, content: dict | None) -> tuple[dict, dict]:
+    """The options (with their defaults) and content the game is created with, or every problem
+    with the players, the options and custom content at once."""
     problems: list[str] = []
     n = len(players)
     if not 2 <= n <= 4:  # [Contents] 4 Pirate cards and 4 Ships; attacks need another Pirate
@@ -124,12 +141,12 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     opts = with_defaults(opts, OPTIONS_SCHEMA)
     if isinstance(opts["first_player"], int) and opts["first_player"] >= n:
         raise InvalidCreation([f"options.first_player: there is no seat {opts['first_player']} among {n} players"])
-    events = [e["id"] for e in content["events"]]
-    using = len(events) if opts["pact_of_the_waves"] is None else opts["pact_of_the_waves"]
-    if using > len(events):
-        raise InvalidCreation([f"options.pact_of_the_waves: the content has only {len(events)} Event cards"])
-    cards = sorted(c["id"] for c in content["playCards"])
-    maps = sorted(m["id"] for m in content["maps"])
+    return opts, content
+
+
+def _table_setup(chance, table_setup: dict | None, opts: dict, n: int, some_events_out: bool, any_events: bool) -> dict:
+    """What the table says it dealt ({} with server chance): only at a table, and then exactly
+    the parts these options use."""
     t = table_setup or {}
     if chance.mode == "table":
         if table_setup is None:
@@ -139,42 +156,50 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
             raise InvalidCreation(problems)
         if len(t["hands"]) != n:
             raise InvalidCreation([f"setup.hands: one hand of 5 for each of the {n} seats"])
-        wants = {"events": using < len(events), "face_up_event": opts["scanning_the_horizon"] and using > 0,
+        wants = {"events": some_events_out, "face_up_event": opts["scanning_the_horizon"] and any_events,
                  "draw_off": opts["first_player"] == "draw_off"}
         for key, wanted in wants.items():
             if wanted != (key in t):
                 raise InvalidCreation([f"setup.{key}: {'required' if wanted else 'not used'} with these options"])
     elif table_setup is not None:
         raise InvalidCreation(["setup: only a table-chance game says how the table was set up"])
-    try:
-        # [Setup 2] the Event cards (TA-31: those in use, at random) under the Anchor
-        in_play = events if using == len(events) else sorted(chance.pick(events, using, t.get("events"), "setup.events"))
-        # [Setup 3] shuffle the Play Deck and deal 5 each (only which cards, never their order, is kept)
-        dealt = chance.pick(cards, 5 * n, None if "hands" not in t else [c for h in t["hands"] for c in h], "setup.hands")
-        hands = [sorted(dealt[5 * i:5 * i + 5]) for i in range(n)]
-        deck = sorted(set(cards) - set(dealt))
-        # [Setup 4-5] shuffle the Map Deck, reveal 3 from the bottom
-        opened = chance.pick(maps, 3, t.get("maps"), "setup.maps")
-        face_up = None
-        if opts["scanning_the_horizon"] and in_play and not opts["chaos_on_the_high_seas"]:
-            face_up = chance.pick(in_play, 1, None if "face_up_event" not in t else [t["face_up_event"]],
-                                  "setup.face_up_event")[0]
-        first, draw_off = _first_player(opts, n, content, deck, chance, t)
-    except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
-    out = [{"type": "GameSetUp", "ruleset": RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-            "colors": content["colors"][:n], "options": opts, "content": content, "content_key": content_key(content),
-            "chance": {"mode": chance.mode, "commitment": chance.commitment}},
+    return t
+
+
+def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t: dict) -> dict:
+    """The table's chance outcomes, drawn in this order (a server-chance game's seed replays it)."""
+    cards = sorted(c["id"] for c in content["playCards"])
+    maps = sorted(m["id"] for m in content["maps"])
+    # [Setup 2] the Event cards (TA-31: those in use, at random) under the Anchor
+    in_play = events if using == len(events) else sorted(chance.pick(events, using, t.get("events"), "setup.events"))
+    # [Setup 3] shuffle the Play Deck and deal 5 each (only which cards, never their order, is kept)
+    dealt = chance.pick(cards, 5 * n, None if "hands" not in t else [c for h in t["hands"] for c in h], "setup.hands")
+    hands = [sorted(dealt[5 * i:5 * i + 5]) for i in range(n)]
+    deck = sorted(set(cards) - set(dealt))
+    # [Setup 4-5] shuffle the Map Deck, reveal 3 from the bottom
+    opened = chance.pick(maps, 3, t.get("maps"), "setup.maps")
+    face_up = None
+    if opts["scanning_the_horizon"] and in_play and not opts["chaos_on_the_high_seas"]:
+        face_up = chance.pick(in_play, 1, None if "face_up_event" not in t else [t["face_up_event"]],
+                              "setup.face_up_event")[0]
+    first, draw_off = _first_player(opts, n, content, deck, chance, t)
+    return {"in_play": in_play, "hands": hands, "deck": deck, "opened": opened, "face_up": face_up, "first": first,
+            "draw_off": draw_off}
+
+
+def _setup_events(players: list[str], opts: dict, content: dict, chance, events: list, table: dict) -> list[dict]:
+    in_play = table["in_play"]
+    out = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=content["colors"][:len(players)]),
            {"type": "EventsPlacedUnderAnchor", "count": len(in_play), "events": sorted(in_play),
-            "out_of_game": sorted(set(events) - set(in_play)), "face_up": face_up,
+            "out_of_game": sorted(set(events) - set(in_play)), "face_up": table["face_up"],
             "shuffled_into_deck": opts["chaos_on_the_high_seas"]},
-           {"type": "CardsDealt", "hands": hands, "deck": deck}]
+           {"type": "CardsDealt", "hands": table["hands"], "deck": table["deck"]}]
     if opts["chaos_on_the_high_seas"]:  # [Variants] after dealing, the Event cards into the Play Deck
         out.append({"type": "EventsShuffledIntoDeck", "events": sorted(in_play)})
-    out.append({"type": "MapsRevealed", "maps": list(opened)})
-    if draw_off:
-        out.append({"type": "DrawOffRevealed", "cards": draw_off})
-    out.append({"type": "TurnStarted", "seat": first, "turn": 1})
+    out.append({"type": "MapsRevealed", "maps": list(table["opened"])})
+    if table["draw_off"]:
+        out.append({"type": "DrawOffRevealed", "cards": table["draw_off"]})
+    out.append({"type": "TurnStarted", "seat": table["first"], "turn": 1})
     return out
 
 
@@ -187,8 +212,8 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
     supplied = t.get("draw_off")
     pool = list(deck)
     while True:
-        got = chance.pick(pool, len(contenders), None if supplied is None else supplied[len(revealed):len(revealed) + len(contenders)],
-                          "setup.draw_off")
+        told = None if supplied is None else supplied[len(revealed):len(revealed) + len(contenders)]
+        got = chance.pick(pool, len(contenders), told, "setup.draw_off")
         if len(got) < len(contenders):
             return contenders[0], revealed  # the deck ran dry: the first contender starts
         for c in got:

@@ -110,112 +110,175 @@ def options(s, seat: int, effect: dict, take_ok=None, self_card: str | None = No
 
 
 def _walk(s, seat, effect, purse, ctx):
-    take_ok, self_card = ctx
+    """Every resolution of one node, as (picks, ops, purse after): the node's kind picks its
+    handler in _NODES; ctx is (take_ok, self_card) as options() was given them."""
     (kind, arg), = effect.items()
-    if kind == "gain":
-        got = {r: amount(s, seat, e, self_card) for r, e in arg.items()}
-        if "map" in got:
-            got["map"] = min(got["map"], s.bank_maps)  # VA-35: the Maps are finite
-        yield [], [("gain", got)], _plus(purse, got)
-    elif kind == "wild":
-        n = amount(s, seat, arg)
-        for r in RESOURCES:
-            yield [r], [("gain", {r: n})], _plus(purse, {r: n})
-    elif kind == "all":
-        partial = [([], [], purse)]
-        for sub in arg:
-            partial = [(p + p2, o + o2, pu2) for p, o, pu in partial for p2, o2, pu2 in _walk(s, seat, sub, pu, ctx)]
-        yield from partial
-    elif kind == "choose":
-        # '|': one of them; [BR p.18 Bane Spider] a branch whose take finds nothing is not a choice while another acts
-        every = [([i] + p, o, pu) for i, sub in enumerate(arg) for p, o, pu in _walk(s, seat, sub, purse, ctx)]
-        acting = [x for x in every if ("lost",) not in x[1]]
-        yield from (acting or every)
-    elif kind == "may":
-        yield [False], [], purse
-        for p, o, pu in _walk(s, seat, arg, purse, ctx):
-            if ("lost",) not in o:  # a 'may' whose take would find nothing is declined (VP-6)
-                yield [True] + p, o, pu
-    elif kind == "exchange":
-        yield [False], [], purse
-        pay = arg["pay"]
-        flip = {r: min(purse.get("tome:" + r, 0), n) for r, n in pay.items()}  # [CS Tome Tokens] Tomes first
-        if all(purse[r] >= n - flip[r] for r, n in pay.items()):
-            after = _plus(purse, {**{r: flip[r] - n for r, n in pay.items()}, **{"tome:" + r: -k for r, k in flip.items()}})
-            tomes = {r: k for r, k in flip.items() if k}
-            for p, o, pu in _walk(s, seat, arg["gain"], after, ctx):
-                yield [True] + p, [("pay", {r: n - flip[r] for r, n in pay.items()}, tomes)] + o, pu
-    elif kind == "take_from":
-        for victim in range(len(s.seats)):
-            if victim == seat:
-                continue
-            for r in arg["resources"]:
-                n = min(arg["max"], getattr(s.seats[victim], r))
-                yield [{"seat": victim, "resource": r}], [("take", victim, r, n)], _plus(purse, {r: n})
-    elif kind == "take_card":
-        stacks = s.takeable(arg["kind"], arg.get("max_cost"), arg.get("name"))
-        if take_ok is not None:
-            stacks = [st for st in stacks if take_ok(st)]
-        if not stacks:
-            yield [], [("lost",)], purse  # nothing to take: the reward is lost (VP-6)
-        for st in stacks:
-            yield [st], [("take_card", st)], purse
-    elif kind == "banish":
-        stacks = s.takeable(arg, None)
-        if not stacks:
-            yield [], [], purse
-        for st in stacks:
-            yield [st], [("banish", st)], purse
-    elif kind == "take_island":
-        island = ISLANDS[arg]
-        slots = [i for i, x in enumerate(getattr(s, "nae" if island == "nae_aerie" else island)) if x is not None]
-        if not slots:
-            yield [], [("lost",)], purse
-        for i in slots:
-            yield [i], [("take_island", island, i)], purse
-    elif kind == "add_tokens":
-        have = s.event_tokens.get(self_card, {}).get(arg["resource"], 0)
-        n = 1 if have < arg["cap"] else 0  # [CS Leviathan] at most cap tokens
-        yield [], [("add_tokens", self_card, arg["resource"], n)] if n else [], purse
-    elif kind == "place_on_self":
-        if purse[arg] >= 1:  # VA-19: with none, the obligation lapses
-            yield [], [("place", self_card, arg)], _plus(purse, {arg: -1})
-        else:
-            yield [], [], purse
-    elif kind == "flip":
-        targets = [{"seat": i, "card": c} for i, x in enumerate(s.seats) if i != seat
-                   for c in x.citizens if s.card(c)["kind"] == "citizen" and c not in x.flipped]
-        if not targets:
-            yield [], [], purse
-        for tg in targets:
-            yield [tg], [("flip", tg["seat"], tg["card"])], purse
-    elif kind == "return_card":
-        # [BR p.19 Nest of the Weaver Woman, Watcher on the Water] back on top of its stack in the Center
-        me = s.seats[seat]
-        owned = me.citizens if arg == "citizen" else me.victory
-        targets = [(c, s.home(c)) for c in owned if s.card(c)["kind"] == arg and s.home(c) is not None]
-        if not targets:
-            yield [], [("lost",)], purse
-        for c, stack in targets:
-            yield [c], [("return", c, stack)], purse
-    elif kind == "take_monster":
-        # [BR p.19 Purloiner's Perch] one opponent of your choice; which Monster is drawn when resolved
-        victims = [i for i, x in enumerate(s.seats) if i != seat and x.victory]
-        if not victims:
-            yield [], [("lost",)], purse
-        for i in victims:
-            yield [i], [("take_monster", i)], purse
-    elif kind == "action":
-        # [BR p.15] a reward may grant an additional action; outside the Action Phase there is none to take (VP-6)
-        yield [], ([("grant", arg)] if s.phase == "action" else []), purse
-    elif kind == "offer_exekratys":
-        have = [r for r in RESOURCES if purse[r] > 0]
-        if not have:  # VA-8: place what you can; none is fine
-            yield [], [], purse
-        for r in have:
-            yield [r], [("offer", r)], _plus(purse, {r: -1})
-    else:  # pragma: no cover - the schema admits nothing else
+    handler = _NODES.get(kind)
+    if handler is None:  # pragma: no cover - the schema admits nothing else
         raise ValueError(kind)
+    yield from handler(s, seat, arg, purse, ctx)
+
+
+def _gain(s, seat, arg, purse, ctx):
+    """gain {resource: expr}: from the Bank [BR p.6]; Maps as many as are left (VA-35) [CS Gain a Map]."""
+    got = {r: amount(s, seat, e, ctx[1]) for r, e in arg.items()}
+    if "map" in got:
+        got["map"] = min(got["map"], s.bank_maps)  # VA-35: the Maps are finite
+    yield [], [("gain", got)], _plus(purse, got)
+
+
+def _wild(s, seat, arg, purse, ctx):
+    """wild expr: that many of one resource of the player's choice [FF p.2 Wild]."""
+    n = amount(s, seat, arg)
+    for r in RESOURCES:
+        yield [r], [("gain", {r: n})], _plus(purse, {r: n})
+
+
+def _all(s, seat, arg, purse, ctx):
+    """all [e...]: '+', each in order [BR p.6]."""
+    partial = [([], [], purse)]
+    for sub in arg:
+        partial = [(p + p2, o + o2, pu2) for p, o, pu in partial for p2, o2, pu2 in _walk(s, seat, sub, pu, ctx)]
+    yield from partial
+
+
+def _choose(s, seat, arg, purse, ctx):
+    """choose [e...]: '|', exactly one [BR p.6]."""
+    # [BR p.18 Bane Spider] a branch whose take finds nothing is not a choice while another acts
+    every = [([i] + p, o, pu) for i, sub in enumerate(arg) for p, o, pu in _walk(s, seat, sub, purse, ctx)]
+    acting = [x for x in every if ("lost",) not in x[1]]
+    yield from (acting or every)
+
+
+def _may(s, seat, arg, purse, ctx):
+    """may e: optional."""
+    yield [False], [], purse
+    for p, o, pu in _walk(s, seat, arg, purse, ctx):
+        if ("lost",) not in o:  # a 'may' whose take would find nothing is declined (VP-6)
+            yield [True] + p, o, pu
+
+
+def _exchange(s, seat, arg, purse, ctx):
+    """exchange {pay, gain}: pay to the Bank to gain, optional [BR p.8 Monk]."""
+    yield [False], [], purse
+    pay = arg["pay"]
+    flip = {r: min(purse.get("tome:" + r, 0), n) for r, n in pay.items()}  # [CS Tome Tokens] Tomes first
+    if all(purse[r] >= n - flip[r] for r, n in pay.items()):
+        after = _plus(purse, {**{r: flip[r] - n for r, n in pay.items()}, **{"tome:" + r: -k for r, k in flip.items()}})
+        tomes = {r: k for r, k in flip.items() if k}
+        for p, o, pu in _walk(s, seat, arg["gain"], after, ctx):
+            yield [True] + p, [("pay", {r: n - flip[r] for r, n in pay.items()}, tomes)] + o, pu
+
+
+def _take_from(s, seat, arg, purse, ctx):
+    """take_from {resources, max}: up to max of one resource from one opponent [BR p.7 Thief]."""
+    for victim in range(len(s.seats)):
+        if victim == seat:
+            continue
+        for r in arg["resources"]:
+            n = min(arg["max"], getattr(s.seats[victim], r))
+            yield [{"seat": victim, "resource": r}], [("take", victim, r, n)], _plus(purse, {r: n})
+
+
+def _take_card(s, seat, arg, purse, ctx):
+    """take_card {kind, max_cost, name}: a Center card free, a Citizen's '+' ignored [BR p.6, p.12, p.18]."""
+    take_ok = ctx[0]
+    stacks = s.takeable(arg["kind"], arg.get("max_cost"), arg.get("name"))
+    if take_ok is not None:
+        stacks = [st for st in stacks if take_ok(st)]
+    if not stacks:
+        yield [], [("lost",)], purse  # nothing to take: the reward is lost (VP-6)
+    for st in stacks:
+        yield [st], [("take_card", st)], purse
+
+
+def _banish(s, seat, arg, purse, ctx):
+    """banish kind: the top card of a Center stack out of the game [FF p.2 Banish]."""
+    stacks = s.takeable(arg, None)
+    if not stacks:
+        yield [], [], purse
+    for st in stacks:
+        yield [st], [("banish", st)], purse
+
+
+def _take_island(s, seat, arg, purse, ctx):
+    """take_island kind: a face-up Goods, Tome or Noble, free; then refresh [CS Icons]."""
+    island = ISLANDS[arg]
+    slots = [i for i, x in enumerate(getattr(s, "nae" if island == "nae_aerie" else island)) if x is not None]
+    if not slots:
+        yield [], [("lost",)], purse
+    for i in slots:
+        yield [i], [("take_island", island, i)], purse
+
+
+def _add_tokens(s, seat, arg, purse, ctx):
+    """add_tokens {resource, cap}: a token from the Bank onto this card [CS Leviathan]."""
+    self_card = ctx[1]
+    have = s.event_tokens.get(self_card, {}).get(arg["resource"], 0)
+    n = 1 if have < arg["cap"] else 0  # [CS Leviathan] at most cap tokens
+    yield [], [("add_tokens", self_card, arg["resource"], n)] if n else [], purse
+
+
+def _place_on_self(s, seat, arg, purse, ctx):
+    """place_on_self resource: the active player places one of theirs on this card [CS Ghost Ship]."""
+    if purse[arg] >= 1:  # VA-19: with none, the obligation lapses
+        yield [], [("place", ctx[1], arg)], _plus(purse, {arg: -1})
+    else:
+        yield [], [], purse
+
+
+def _flip(s, seat, arg, purse, ctx):
+    """flip citizen: an opponent's face-up Citizen goes face down [CS Skeleton Army]."""
+    targets = [{"seat": i, "card": c} for i, x in enumerate(s.seats) if i != seat
+               for c in x.citizens if s.card(c)["kind"] == "citizen" and c not in x.flipped]
+    if not targets:
+        yield [], [], purse
+    for tg in targets:
+        yield [tg], [("flip", tg["seat"], tg["card"])], purse
+
+
+def _return_card(s, seat, arg, purse, ctx):
+    """return_card kind: one of the player's back on top of its stack in the Center [BR p.19 Nest of
+    the Weaver Woman, Watcher on the Water]."""
+    me = s.seats[seat]
+    owned = me.citizens if arg == "citizen" else me.victory
+    targets = [(c, s.home(c)) for c in owned if s.card(c)["kind"] == arg and s.home(c) is not None]
+    if not targets:
+        yield [], [("lost",)], purse
+    for c, stack in targets:
+        yield [c], [("return", c, stack)], purse
+
+
+def _take_monster(s, seat, arg, purse, ctx):
+    """take_monster "random": a random Monster of a chosen opponent's, no reward [BR p.19 Purloiner's
+    Perch]: the opponent is chosen here; which Monster is drawn, when it is resolved."""
+    victims = [i for i, x in enumerate(s.seats) if i != seat and x.victory]
+    if not victims:
+        yield [], [("lost",)], purse
+    for i in victims:
+        yield [i], [("take_monster", i)], purse
+
+
+def _action(s, seat, arg, purse, ctx):
+    """action kind: a reward may grant an additional action, not one of the two [BR p.15]; outside
+    the Action Phase there is none to take (VP-6)."""
+    yield [], ([("grant", arg)] if s.phase == "action" else []), purse
+
+
+def _offer_exekratys(s, seat, arg, purse, ctx):
+    """offer_exekratys n: (the rule, not a card) a token of choice into Exekratys [CS Roll Phase]."""
+    have = [r for r in RESOURCES if purse[r] > 0]
+    if not have:  # VA-8: place what you can; none is fine
+        yield [], [], purse
+    for r in have:
+        yield [r], [("offer", r)], _plus(purse, {r: -1})
+
+
+# The kind of an effect node -> the handler listing its resolutions (_walk).
+_NODES = {"gain": _gain, "wild": _wild, "all": _all, "choose": _choose, "may": _may, "exchange": _exchange,
+          "take_from": _take_from, "take_card": _take_card, "banish": _banish, "take_island": _take_island,
+          "add_tokens": _add_tokens, "place_on_self": _place_on_self, "flip": _flip, "return_card": _return_card,
+          "take_monster": _take_monster, "action": _action, "offer_exekratys": _offer_exekratys}
 
 
 def _plus(purse: dict, got: dict) -> dict:

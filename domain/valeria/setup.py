@@ -6,7 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import content_key, custom_content_problems, load_json, with_defaults
+from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .effects import has_choice
@@ -25,7 +25,8 @@ UNSUPPORTED = "Parley serves the first-edition base game only"
 OPTIONS_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Valeria: Card Kingdoms options",
-    "description": "Which cards are used and the house rules. Each default is the rulebook or Parley's ruling; see docs/rulings.md.",
+    "description": "Which cards are used and the house rules. Each default is the rulebook or Parley's ruling; "
+                   "see docs/rulings.md.",
     "type": "object",
     "additionalProperties": False,
     "properties": {
@@ -39,7 +40,8 @@ OPTIONS_SCHEMA = {
         "first_player": {"enum": [0, 1, 2, 3, 4, "random"], "default": "random",
                          "description": "[BR p.5] the first player, chosen at random unless the table says"},
         "duke_rounding": {"enum": ["per_type", "pooled"], "default": "per_type",
-                          "description": "VA-B4: a Duke's '1 VP per N of each resource' floors each resource apart, or the pooled total"},
+                          "description": "VA-B4: a Duke's '1 VP per N of each resource' floors each resource apart, "
+                                         "or the pooled total"},
         "expansions": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 10, "default": [],
                        "description": "refused: no expansion is supported by this ruleset (Crimson Seas has its own)"},
         "edition": {"type": "string", "maxLength": 30, "default": "first",
@@ -84,6 +86,30 @@ _table_validator = jsonschema.Draft202012Validator(TABLE_SETUP_SCHEMA)
 
 
 def content_problems(content: dict, cs: bool = False) -> list[str]:
+    """Custom content's problems beyond its schema, in the order a refusal lists them (cs: for
+    the crimson-seas ruleset)."""
+    problems = _edition_problems(content, cs)
+    ids = _card_ids(content)
+    if "crimson_seas" in content:
+        problems += _printed_island(content["crimson_seas"])
+    if content["starting_resources"] != {"gold": 2, "strength": 0, "magic": 1}:
+        problems.append("content.starting_resources: the rulebook prints them: 'Give each player 2 Gold tokens and "
+                        "1 Magic token.' [BR p.5]")
+    dup = [i for i, n in Counter(ids).items() if n > 1]
+    if dup:
+        problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
+    problems += _center_problems(content, cs)
+    problems += _misplaced_actions(content, cs)
+    problems += _ongoing_problems(content, cs)
+    if len(content["domains"]) < 15:
+        problems.append("content.domains: 5 stacks of 3 need at least 15 Domains [BR p.4]")
+    if len(content["dukes"]) < 10:
+        problems.append("content.dukes: 2 Dukes for each of up to 5 players need at least 10 [BR p.5]")
+    return problems
+
+
+def _edition_problems(content: dict, cs: bool) -> list[str]:
+    """The first-edition base game's cards, with Crimson Seas' exactly when the ruleset is crimson-seas."""
     problems = []
     if content["edition"] != "first":
         problems.append(f"content.edition: {UNSUPPORTED}; '{content['edition']}' is not supported")
@@ -95,19 +121,23 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
         problems.append("content.crimson_seas: the island board, the Coxswain, the Nobles and the Monster Events are needed")
     if not cs and ("crimson_seas" in content or any(m.get("plus") or m["type"] == "warden" for m in content["monsters"])):
         problems.append("content: Crimson Seas cards (the island board, '+' Monsters, Wardens) need the crimson-seas ruleset")
+    return problems
+
+
+def _card_ids(content: dict) -> list[str]:
+    """The id of every card (and of every Crimson Seas token type), each as often as it is given."""
     ids = ([c["id"] for c in content["starters"]] + [c["id"] for c in content["citizens"]]
            + [m["id"] for m in content["monsters"]] + [d["id"] for d in content["domains"]] + [d["id"] for d in content["dukes"]])
     if "crimson_seas" in content:
         x = content["crimson_seas"]
         ids += [x["coxswain"]["id"]] + [n["id"] for n in x["nobles"]] + [e["id"] for e in x["monster_events"]]
         ids += list(x["goods"]["types"]) + ["tome_gold", "tome_strength", "tome_magic"]
-        problems += _printed_island(x)
-    if content["starting_resources"] != {"gold": 2, "strength": 0, "magic": 1}:
-        problems.append("content.starting_resources: the rulebook prints them: 'Give each player 2 Gold tokens and "
-                        "1 Magic token.' [BR p.5]")
-    dup = [i for i, n in Counter(ids).items() if n > 1]
-    if dup:
-        problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
+    return ids
+
+
+def _center_problems(content: dict, cs: bool) -> list[str]:
+    """[BR p.4] a Citizen type for each activation number; 5 Monster Areas of the printed size."""
+    problems = []
     for slot in SLOTS:
         if not any(c["activation"] == slot for c in content["citizens"]):
             problems.append(f"content.citizens: no Citizen type for activation {'/'.join(map(str, slot))} [BR p.4]")
@@ -125,7 +155,12 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
             problems.append(f"content.monsters[{area}]: one Warden per Area [CS New Monster Icons]")
         if area.startswith("domain_"):
             problems.append(f"content.monsters[{area}]: an Area id may not start with 'domain_'")
-    problems += _misplaced_actions(content, cs)
+    return problems
+
+
+def _ongoing_problems(content: dict, cs: bool) -> list[str]:
+    """A Domain's ongoing powers: what triggers on doubles, and what a discount may apply to [BR p.18-19]."""
+    problems = []
     for k, dom in enumerate(content["domains"]):
         for power in dom.get("ongoing", []):
             if power["when"] == "doubles" and ("effect" not in power or has_choice(power["effect"])):
@@ -142,10 +177,6 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
             if off["action"] in ("goods", "tome", "noble") and not cs:
                 problems.append(f"content.domains[{k}].ongoing.discount: {off['action']} are bought on the Crimson Seas "
                                 "island board; such content needs the crimson-seas ruleset")
-    if len(content["domains"]) < 15:
-        problems.append("content.domains: 5 stacks of 3 need at least 15 Domains [BR p.4]")
-    if len(content["dukes"]) < 10:
-        problems.append("content.dukes: 2 Dukes for each of up to 5 players need at least 10 [BR p.5]")
     return problems
 
 
@@ -225,6 +256,27 @@ def setup_crimson_seas(players: list[str], options: dict | None, content: dict |
 
 
 def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dict]:
+    n = len(players)
+    opts, content = _accepted(cs, players, options, content)
+    problems = _option_problems(cs, opts, content, n)
+    types = _citizen_types(content, opts, problems)
+    areas = _areas(content, opts, problems)
+    t = table_setup or {}
+    _check_table_setup(cs, chance, table_setup, n, problems)
+    if problems:
+        raise InvalidCreation(problems)
+    center = _center(content, cs, n, types, areas)
+    try:
+        dealt = _deal(content, opts, n, chance, t)
+        islands = [_islands(content, n, chance, t)] if cs else []
+    except Rejected as r:
+        raise InvalidCreation([r.detail]) from None
+    return _setup_events(cs, players, opts, content, chance, center, dealt, islands)
+
+
+def _accepted(cs: bool, players, options, content) -> tuple[dict, dict]:
+    """The options (with their defaults) and the content the game is created with, or every
+    problem with the players, the options' form and custom content at once."""
     problems: list[str] = []
     default = CS_CONTENT if cs else DEFAULT_CONTENT
     n = len(players)
@@ -241,7 +293,12 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
         problems += errs or content_problems(content, cs)
     if problems:
         raise InvalidCreation(problems)
-    opts = with_defaults(opts, OPTIONS_SCHEMA)
+    return with_defaults(opts, OPTIONS_SCHEMA), content
+
+
+def _option_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
+    """What these options ask for that this ruleset does not serve, or these players cannot use."""
+    problems = []
     if opts["expansions"] and not (cs and opts["expansions"] == ["crimson_seas"]):
         problems.append(f"options.expansions: {UNSUPPORTED}{' and Crimson Seas' if cs else ''}; {opts['expansions']} "
                         "cannot be added" + ("" if cs else " (for Crimson Seas create a 'crimson-seas' game)"))
@@ -253,26 +310,35 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
         problems.append(f"options.first_player: there is no seat {opts['first_player']} among {n} players")
     if n == 5 and len(content["domains"]) < 20:
         problems.append("content.domains: 5 stacks of 4 at 5 players need at least 20 Domains [BR p.16]")
-    types = _citizen_types(content, opts, problems)
-    areas = _areas(content, opts, problems)
-    t = table_setup or {}
+    return problems
+
+
+def _check_table_setup(cs: bool, chance, table_setup: dict | None, n: int, problems: list) -> None:
+    """A table setup only at a table, and there in its form; its Dukes and first player are looked
+    at only when nothing else is wrong. Adds to problems."""
     if chance.mode == "table":
         if table_setup is None:
-            problems.append("setup: a table-chance game needs the Domains turned up, the Dukes dealt and the first player, in 'setup'")
-        else:
-            problems += _schema_problems(_cs_table_validator if cs else _table_validator, table_setup, "setup")
-            if not problems and len(t["dukes"]) != n:
-                problems.append(f"setup.dukes: two Dukes for each of the {n} seats")
-            if not problems and not t["first_player"] < n:
-                problems.append(f"setup.first_player: there is no seat {t['first_player']}")
+            problems.append("setup: a table-chance game needs the Domains turned up, the Dukes dealt and the first player, "
+                            "in 'setup'")
+            return
+        problems += _schema_problems(_cs_table_validator if cs else _table_validator, table_setup, "setup")
+        if not problems and len(table_setup["dukes"]) != n:
+            problems.append(f"setup.dukes: two Dukes for each of the {n} seats")
+        if not problems and not table_setup["first_player"] < n:
+            problems.append(f"setup.first_player: there is no seat {table_setup['first_player']}")
     elif table_setup is not None:
         problems.append("setup: only a table-chance game says how the table was set up")
-    if problems:
-        raise InvalidCreation(problems)
+
+
+def _center(content: dict, cs: bool, n: int, types: list[str], areas: list[str]) -> dict:
+    """The Monster and Citizen stacks of the Center, and the cards left in the box."""
     five = n == 5
     per_stack = 6 if five else 5
     box, monsters, citizens = [], {}, {}
     # [BR p.4] Monsters: highest Strength at the bottom; [BR p.16] the 5-player cards only at 5
+    by = {m["id"]: m for m in content["monsters"]}
+    # VA-B3: ties by id; [CS New Monster Icons] the Warden directly above the Boss
+    rank = {"boss": 0, "warden": 1} if cs else {}
     for area in areas:
         cards = []
         for m in content["monsters"]:
@@ -281,9 +347,6 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
             cards += [f"{m['id']}#{k}" for k in range(1, m["copies"] + 1)]
             fives = [f"{m['id']}#{m['copies'] + k}" for k in range(1, m["five_player_copies"] + 1)]
             (cards if five else box).extend(fives)
-        by = {m["id"]: m for m in content["monsters"]}
-        # VA-B3: ties by id; [CS New Monster Icons] the Warden directly above the Boss
-        rank = {"boss": 0, "warden": 1} if cs else {}
         monsters[area] = sorted(cards, key=lambda c: (rank.get(by[c.split("#")[0]]["type"], 2),
                                                       -by[c.split("#")[0]]["strength"], c))
     for m in content["monsters"]:
@@ -296,40 +359,43 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
             box += copies[per_stack:]
         else:
             box += copies
+    return {"monsters": monsters, "citizens": citizens, "box": box}
+
+
+def _deal(content: dict, opts: dict, n: int, chance, t: dict) -> dict:
+    """The chance outcomes of the base game's setup, drawn in this order (a server-chance game's
+    seed replays it): the face-up Domains, the Dukes, the first player."""
     domain_ids = sorted(d["id"] for d in content["domains"])
     dukes = sorted(d["id"] for d in content["dukes"])
+    # [BR p.4] deal 2 face down and 1 face up per Domain stack ([BR p.16] 3 + 1 at 5 players)
+    up = chance.pick(domain_ids, 5, t.get("domains"), "setup.domains")
+    # [BR p.5] deal 2 Dukes to each player
+    dealt = chance.pick(dukes, 2 * n, None if "dukes" not in t else [d for pair in t["dukes"] for d in pair], "setup.dukes")
+    if opts["first_player"] == "random":  # [BR p.5]
+        told = None if "first_player" not in t else [t["first_player"]]
+        first = chance.pick(list(range(n)), 1, told, "setup.first_player")[0]
+    else:
+        first = opts["first_player"]
+    return {"domain_ids": domain_ids, "up": up, "dukes": dukes, "dealt": dealt, "first": first}
+
+
+def _setup_events(cs: bool, players, opts: dict, content: dict, chance, center: dict, dealt: dict,
+                  islands: list[dict]) -> list[dict]:
+    n = len(players)
     stacks = [f"domain_{k}" for k in range(1, 6)]
-    try:
-        # [BR p.4] deal 2 face down and 1 face up per Domain stack ([BR p.16] 3 + 1 at 5 players)
-        up = chance.pick(domain_ids, 5, t.get("domains"), "setup.domains")
-        # [BR p.5] deal 2 Dukes to each player
-        dealt = chance.pick(dukes, 2 * n, None if "dukes" not in t else [d for pair in t["dukes"] for d in pair], "setup.dukes")
-        if opts["first_player"] == "random":  # [BR p.5]
-            first = chance.pick(list(range(n)), 1, None if "first_player" not in t else [t["first_player"]], "setup.first_player")[0]
-        else:
-            first = opts["first_player"]
-    except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
-    offers = [sorted(dealt[2 * i:2 * i + 2]) for i in range(n)]
-    starters = [[f"{s['id']}@{seat}" for s in content["starters"]] for seat in range(n)]
-    islands = []
-    if cs:
-        try:
-            islands = [_islands(content, n, chance, t)]
-        except Rejected as r:
-            raise InvalidCreation([r.detail]) from None
+    up = dealt["up"]
     return [
-        {"type": "GameSetUp", "ruleset": CS_RULESET_ID if cs else RULESET_ID, "ruleset_version": RULESET_VERSION, "players": list(players),
-         "options": opts, "content": content, "content_key": content_key(content),
-         "chance": {"mode": chance.mode, "commitment": chance.commitment}},
-        {"type": "CenterLaidOut", "monsters": monsters, "citizens": citizens,
-         "domains": dict(zip(stacks, up, strict=False)), "face_down": {st: 3 if five else 2 for st in stacks},
-         "domain_pool": sorted(set(domain_ids) - set(up)), "box": sorted(box),
+        kit.setup_event(CS_RULESET_ID if cs else RULESET_ID, RULESET_VERSION, players, opts, content, chance),
+        {"type": "CenterLaidOut", "monsters": center["monsters"], "citizens": center["citizens"],
+         "domains": dict(zip(stacks, up, strict=False)), "face_down": {st: 3 if n == 5 else 2 for st in stacks},
+         "domain_pool": sorted(set(dealt["domain_ids"]) - set(up)), "box": sorted(center["box"]),
          "exhausted": 2 * n},  # [BR p.4] 2 Exhausted cards per player
-        {"type": "KingdomsFounded", "starters": starters, "resources": dict(content["starting_resources"])},  # [BR p.4-5]
-        {"type": "DukesDealt", "offers": offers, "pool": sorted(set(dukes) - set(dealt))},
+        {"type": "KingdomsFounded", "starters": [[f"{s['id']}@{seat}" for s in content["starters"]] for seat in range(n)],
+         "resources": dict(content["starting_resources"])},  # [BR p.4-5]
+        {"type": "DukesDealt", "offers": [sorted(dealt["dealt"][2 * i:2 * i + 2]) for i in range(n)],
+         "pool": sorted(set(dealt["dukes"]) - set(dealt["dealt"]))},
         *islands,
-        {"type": "FirstPlayerChosen", "seat": first},
+        {"type": "FirstPlayerChosen", "seat": dealt["first"]},
     ]
 
 
