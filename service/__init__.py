@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 
 from service import errors
 from service.errors import Problem
@@ -66,44 +66,12 @@ def _response_headers(response: Response) -> Response:
 
 def create_app(config: dict | None = None) -> Flask:
     from service import limits
-    from service.api import (
-        Api,
-        arbiter_request,
-        commands,
-        events,
-        exports,
-        games,
-        legal_commands,
-        operations,
-        replays,
-        rulesets,
-        verifications,
-    )
+    from service.api import Api, commands, events, exports, games, legal_commands, operations, replays, rulesets, verifications
     from service.application import Parley
 
     app = Flask(__name__)
-    app.config.update(
-        API_TITLE="Parley",
-        API_VERSION="0.1.0",
-        OPENAPI_VERSION="3.0.3",
-        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
-        OPENAPI_URL_PREFIX="/",
-        OPENAPI_JSON_PATH="openapi.json",
-        MAX_CONTENT_LENGTH=1024 * 1024,
-        JSON_SORT_KEYS=False,
-    )
-    app.config.update(config or {})
-    app.config.setdefault("ARBITER_TOKEN", os.environ.get("PARLEY_ARBITER_TOKEN") or None)
-    app.config.setdefault("METRICS_TOKEN", os.environ.get("PARLEY_METRICS_TOKEN") or None)
-    if app.config["ARBITER_TOKEN"] is not None and len(app.config["ARBITER_TOKEN"]) < 32:
-        raise ValueError("ARBITER_TOKEN (PARLEY_ARBITER_TOKEN) must be at least 32 characters: "
-                         "it reads every game")
-    if "RULESETS" not in app.config:
-        from domain.registry import all_rulesets
-
-        app.config["RULESETS"] = all_rulesets()
+    _configure(app, config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask's default provider has it
-
     app.extensions["parley"] = Parley(app.config["RULESETS"], env=app.config.get("PERSISTENCE"),
                                       snapshot_interval=app.config.get("SNAPSHOT_INTERVAL"))
 
@@ -118,27 +86,53 @@ def create_app(config: dict | None = None) -> Flask:
     operations.install(app)
     limits.install(app)
     app.after_request(_response_headers)
+    app.before_request(_exports_may_be_large)
+    app.before_request(_json_bodies_only)
+    return app
 
+
+def _configure(app: Flask, config: dict) -> None:
+    """The app's settings: the documented defaults, then `config`, then the environment's."""
+    app.config.update(
+        API_TITLE="Parley",
+        API_VERSION="0.1.0",
+        OPENAPI_VERSION="3.0.3",
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config)
+    app.config.setdefault("ARBITER_TOKEN", os.environ.get("PARLEY_ARBITER_TOKEN") or None)
+    app.config.setdefault("METRICS_TOKEN", os.environ.get("PARLEY_METRICS_TOKEN") or None)
+    if app.config["ARBITER_TOKEN"] is not None and len(app.config["ARBITER_TOKEN"]) < 32:
+        raise ValueError("ARBITER_TOKEN (PARLEY_ARBITER_TOKEN) must be at least 32 characters: "
+                         "it reads every game")
+    if "RULESETS" not in app.config:
+        from domain.registry import all_rulesets
+
+        app.config["RULESETS"] = all_rulesets()
     app.config.setdefault("EXPORT_MAX_LENGTH", 64 * 1024 * 1024)
     app.config.setdefault("ANONYMOUS_EXPORT_MAX_LENGTH",
                           int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_BYTES") or 4 * 1024 * 1024))
     app.config.setdefault("ANONYMOUS_EXPORT_MAX_VALUES",
                           int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_VALUES") or 250_000))
 
-    @app.before_request
-    def _exports_may_be_large():
-        # A whole game's export (thousands of events) is larger than any command: the two
-        # operations that take one accept up to ANONYMOUS_EXPORT_MAX_LENGTH (4 MiB: the longest
-        # games export under 1 MiB), and the arbiter up to EXPORT_MAX_LENGTH (64 MiB). Anyone
-        # may send one, so an anonymous one is bounded in bytes and values (exports.py).
-        if request.endpoint in ("verifications.verify_export", "replays.replay_export"):
-            request.max_content_length = app.config[
-                "EXPORT_MAX_LENGTH" if arbiter_request() else "ANONYMOUS_EXPORT_MAX_LENGTH"]
 
-    @app.before_request
-    def _json_bodies_only():
-        # Only for a route that exists with this method: otherwise 404/405 say more.
-        if request.routing_exception is None and request.method == "POST" and not request.is_json:
-            raise Problem(415, "Send the body as application/json.")
+def _exports_may_be_large() -> None:
+    # A whole game's export (thousands of events) is larger than any command: the two
+    # operations that take one accept up to ANONYMOUS_EXPORT_MAX_LENGTH (4 MiB: the longest
+    # games export under 1 MiB), and the arbiter up to EXPORT_MAX_LENGTH (64 MiB). Anyone
+    # may send one, so an anonymous one is bounded in bytes and values (service/api/exports.py).
+    from service.api import arbiter_request
 
-    return app
+    if request.endpoint in ("verifications.verify_export", "replays.replay_export"):
+        request.max_content_length = current_app.config[
+            "EXPORT_MAX_LENGTH" if arbiter_request() else "ANONYMOUS_EXPORT_MAX_LENGTH"]
+
+
+def _json_bodies_only() -> None:
+    # Only for a route that exists with this method: otherwise 404/405 say more.
+    if request.routing_exception is None and request.method == "POST" and not request.is_json:
+        raise Problem(415, "Send the body as application/json.")
