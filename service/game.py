@@ -16,7 +16,8 @@ import hashlib
 import hmac
 from typing import TYPE_CHECKING, Any, cast
 
-from eventsourcing.domain import Aggregate, Snapshot, event
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Snapshot as BaseSnapshot
 from eventsourcing.persistence import Mapper
 from eventsourcing.utils import register_topic
 
@@ -157,7 +158,7 @@ class Game(Aggregate):
                     "request": self.idempotency["request"], "first": first,
                     "last": first + self.idempotency["events"] - 1}
 
-    class Snapshot(Snapshot):
+    class Snapshot(BaseSnapshot):
         """The aggregate's fields, with the rules' state in the ruleset's own JSON form (the
         ruleset itself is not stored: read from the store, the snapshot carries it, GameMapper)."""
 

@@ -36,12 +36,12 @@ class Section(str):
 
     book: str
     page: str
-    title: str
+    heading: str  # the section's own title (not `title`: str has a method of that name)
 
     def __new__(cls, title: str, *, book: str = "", page: str = "") -> Section:
         text = " ".join(part for part in (book, f"p.{page}" if page else "", title) if part)
         self = super().__new__(cls, text)
-        self.book, self.page, self.title = book, page, title
+        self.book, self.page, self.heading = book, page, title
         return self
 
 
