@@ -109,7 +109,7 @@ def effect_problems(e, where: str, *, token: bool = False) -> list[str]:
             out.append(f"{where}: 'entering' only means something in an Event token's effect")
         if op == "storm" and (not isinstance(e.get("delta"), int) or e["delta"] < 0):
             out.append(f"{where}: storm needs a 'delta' of 0 or more (CP-3: the storm only moves forward)")
-        if op == "modify" and e.get("param") not in PARAMS:
+        if op == "modify" and not (isinstance(e.get("param"), str) and e["param"] in PARAMS):
             out.append(f"{where}: modify 'param' must be one of {sorted(PARAMS)}")
         if op == "schedule":
             if e.get("at") not in ("endOfPhase3", "endOfPhase4", "endOfRound"):
@@ -156,7 +156,7 @@ def count_problems(x, where: str = "content") -> list[str]:
             elif param == "eventsActive":
                 if not isinstance(value, bool):
                     out.append(f"{where}.value: eventsActive takes true or false")
-            elif param in PARAMS and not _whole(value):
+            elif isinstance(param, str) and param in PARAMS and not _whole(value):
                 out.append(f"{where}.value: {param} takes a whole number of 0 or more, not {value!r}")
         if isinstance(x.get("has"), dict):
             out += [f"{where}.has.{k}: must be a whole number of 0 or more, not {v!r}"

@@ -37,3 +37,30 @@ def test_a_non_number_or_non_flag_anywhere_is_refused_naming_where(path):
     with pytest.raises(InvalidCreation) as info:
         R.setup(["A", "B", "C"], None, content, ServerChance("ab" * 32, 0), None)
     assert any(str(path[-1]) in p for p in info.value.problems), info.value.problems
+
+
+def _first_modify(x):
+    if isinstance(x, dict):
+        if x.get("op") == "modify":
+            return x
+        for v in x.values():
+            found = _first_modify(v)
+            if found is not None:
+                return found
+    elif isinstance(x, list):
+        for v in x:
+            found = _first_modify(v)
+            if found is not None:
+                return found
+    return None
+
+
+@pytest.mark.parametrize("param", [{"a": 1}, ["priceGem"], None, 3])
+def test_a_modify_whose_param_is_not_a_name_is_refused_not_a_crash(param):
+    content = copy.deepcopy(R.default_content)
+    modify = _first_modify(content)
+    assert modify is not None, "the reference content has a modify effect"
+    modify["param"] = param
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B", "C"], None, content, ServerChance("ab" * 32, 0), None)
+    assert any("param" in p for p in info.value.problems), info.value.problems
