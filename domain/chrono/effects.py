@@ -35,7 +35,7 @@ def neighbors(s: ChronoState) -> dict:
     g = _GRAPHS.get(s.content_key)
     if g is None:
         board = s.content["board"]
-        adj = {sp["id"]: set() for sp in board["spots"]}
+        adj: dict[str, set[str]] = {sp["id"]: set() for sp in board["spots"]}
         adj[HARBOR] = set(board["harbor"])
         for a, b in board["edges"]:
             adj[a].add(b)
@@ -465,7 +465,7 @@ def _apply(d, f: dict, n: dict, p: dict) -> None:
 def _move_all(d, f: dict, n: dict, p: dict) -> None:
     """moveAll (CCEL B5.3): atomic, every pirate the selector names in the chosen source space goes
     to the chosen destination; entering it may trigger its Event token [Phase 3]."""
-    moved = {}
+    moved: dict[str, dict[str, int]] = {}   # seat -> kind -> how many
     for seat, kind, place, k in pirates(d.s, f, {**n["who"], "at": {"id": p["from"]}}):
         d.emit("PiratesMoved", seat=seat, kind=kind, count=k, **{"from": place, "to": p["to"]})
         moved.setdefault(str(seat), {}).setdefault(kind, 0)

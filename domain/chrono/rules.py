@@ -42,7 +42,7 @@ class Draft(kit.Draft):
         super().__init__(state, chance, evolve)
         self.supplied = {f: command.get(f) for f in TABLE_FIELDS}
         self.used = dict.fromkeys(TABLE_FIELDS, 0)
-        self.start = _agenda(state)
+        self.start: tuple | None = _agenda(state)   # None: the agenda is recorded even if unchanged
         self.turned_up: list[tuple[str, str | None]] | None = None   # probing: (field, deck or back)
 
     def pick(self, pool: list, field: str, note: str | None = None):
