@@ -209,6 +209,15 @@ def node(s: ChronoState) -> dict | None:
     return f["ops"][f["i"]] if f and f["i"] < len(f["ops"]) else None
 
 
+def current(s: ChronoState) -> tuple[dict, dict]:
+    """The frame being resolved and its node, while s.frames holds any: run() leaves a frame on
+    top only with a node still to resolve (it pops a finished one), a flipped token's included."""
+    f, n = frame(s), node(s)
+    if f is None or n is None:
+        raise TypeError("no step of an effect is being resolved")
+    return f, n
+
+
 def optional(f: dict, n: dict) -> bool:
     """Plans and artifacts may be forgone in part (CA-20); a node may say otherwise. A token
     just flipped at a table is resolved, never forgone (CP-15)."""
@@ -246,7 +255,7 @@ def at_rest(s: ChronoState, f: dict, n: dict) -> bool:
 def options(s: ChronoState) -> list[dict] | None:
     """Every legal do_step body (without "type") for the current node; None: nothing to choose."""
     f, n = frame(s), node(s)
-    if n is None or f.get("await"):
+    if f is None or n is None or f.get("await"):   # (no frame has no node either)
         return None
     if "choice" in n:
         return [{"option": i} for i in range(len(n["choice"]["options"]))]

@@ -19,9 +19,9 @@ def legal_commands(s: ChronoState, seat: int) -> list[dict]:
         return []
     x = s.seats[seat]
     if s.frames:
-        f, n = fx.frame(s), fx.node(s)
+        f, n = fx.current(s)
         opts = fx.options(s)
-        out = [{"type": "do_step"}] if opts is None else [{"type": "do_step", **o} for o in opts]
+        out: list[dict] = [{"type": "do_step"}] if opts is None else [{"type": "do_step", **o} for o in opts]
         if fx.optional(f, n) and fx.at_rest(s, f, n):
             out.append({"type": "skip_step"})
         return out

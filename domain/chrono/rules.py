@@ -313,7 +313,7 @@ def do_step(d: Draft, seat: int, command: dict) -> None:
     params = {k: v for k, v in command.items() if k != "type" and k not in TABLE_FIELDS}
     opts = fx.options(s)
     n = fx.node(s)
-    if opts is None:
+    if opts is None or n is None:   # (no node: no options either)
         if params:
             raise Rejected("NOTHING_TO_CHOOSE", effect_rule(s),
                            "This step has nothing to choose: send do_step alone, or skip_step.")
@@ -324,7 +324,7 @@ def do_step(d: Draft, seat: int, command: dict) -> None:
 
 def skip_step(d: Draft, seat: int, command: dict) -> None:
     s = d.s
-    f, n = fx.frame(s), fx.node(s)
+    f, n = fx.current(s)
     if not fx.optional(f, n):
         raise Rejected("MUST_RESOLVE", effect_rule(s), "This effect must be carried out; it is not yours to forgo.",
                        ruling="CA-20")
