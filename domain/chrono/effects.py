@@ -35,7 +35,7 @@ def neighbors(s: ChronoState) -> dict:
     g = _GRAPHS.get(s.content_key)
     if g is None:
         board = s.content["board"]
-        adj = {sp["id"]: set() for sp in board["spots"]}
+        adj: dict[str, set[str]] = {sp["id"]: set() for sp in board["spots"]}
         adj[HARBOR] = set(board["harbor"])
         for a, b in board["edges"]:
             adj[a].add(b)
@@ -209,6 +209,15 @@ def node(s: ChronoState) -> dict | None:
     return f["ops"][f["i"]] if f and f["i"] < len(f["ops"]) else None
 
 
+def current(s: ChronoState) -> tuple[dict, dict]:
+    """The frame being resolved and its node, while s.frames holds any: run() leaves a frame on
+    top only with a node still to resolve (it pops a finished one), a flipped token's included."""
+    f, n = frame(s), node(s)
+    if f is None or n is None:
+        raise TypeError("no step of an effect is being resolved")
+    return f, n
+
+
 def optional(f: dict, n: dict) -> bool:
     """Plans and artifacts may be forgone in part (CA-20); a node may say otherwise. A token
     just flipped at a table is resolved, never forgone (CP-15)."""
@@ -246,7 +255,7 @@ def at_rest(s: ChronoState, f: dict, n: dict) -> bool:
 def options(s: ChronoState) -> list[dict] | None:
     """Every legal do_step body (without "type") for the current node; None: nothing to choose."""
     f, n = frame(s), node(s)
-    if n is None or f.get("await"):
+    if f is None or n is None or f.get("await"):   # (no frame has no node either)
         return None
     if "choice" in n:
         return [{"option": i} for i in range(len(n["choice"]["options"]))]
@@ -465,7 +474,7 @@ def _apply(d, f: dict, n: dict, p: dict) -> None:
 def _move_all(d, f: dict, n: dict, p: dict) -> None:
     """moveAll (CCEL B5.3): atomic, every pirate the selector names in the chosen source space goes
     to the chosen destination; entering it may trigger its Event token [Phase 3]."""
-    moved = {}
+    moved: dict[str, dict[str, int]] = {}   # seat -> kind -> how many
     for seat, kind, place, k in pirates(d.s, f, {**n["who"], "at": {"id": p["from"]}}):
         d.emit("PiratesMoved", seat=seat, kind=kind, count=k, **{"from": place, "to": p["to"]})
         moved.setdefault(str(seat), {}).setdefault(kind, 0)

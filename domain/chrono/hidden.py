@@ -74,7 +74,7 @@ def redeal(state: ChronoState, seat, rng) -> ChronoState:
 def _plans(s: ChronoState, others: list[int], mine, rng) -> None:
     on_mats = {c for x in s.seats for c in x.mat.values() if c}
     own = set(mine.drawn) if mine else set()
-    parts = {i: {} for i in others}
+    parts: dict[int, dict[str, list[str]]] = {i: {} for i in others}   # seat -> deck -> its cards
     for deck in PLAN_DECKS:
         unseen = [c for c, p in s.plans.items() if p["deck"] == deck and c not in on_mats and c not in own]
         pile = s.decks[deck]

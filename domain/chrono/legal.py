@@ -19,9 +19,9 @@ def legal_commands(s: ChronoState, seat: int) -> list[dict]:
         return []
     x = s.seats[seat]
     if s.frames:
-        f, n = fx.frame(s), fx.node(s)
+        f, n = fx.current(s)
         opts = fx.options(s)
-        out = [{"type": "do_step"}] if opts is None else [{"type": "do_step", **o} for o in opts]
+        out: list[dict] = [{"type": "do_step"}] if opts is None else [{"type": "do_step", **o} for o in opts]
         if fx.optional(f, n) and fx.at_rest(s, f, n):
             out.append({"type": "skip_step"})
         return out
@@ -30,6 +30,8 @@ def legal_commands(s: ChronoState, seat: int) -> list[dict]:
     if s.phase == "select":
         return [{"type": "select_plan", "card": c, "slot": t} for c in x.drawn for t in TIMES]
     if s.phase == "loop":
+        if s.turn is None:
+            raise TypeError("no turn is being played")   # to_move() is nobody without one
         out = []
         if s.turn["plan"] == "pending":
             out += [{"type": "perform_plan"}, {"type": "forgo_plan"}]
@@ -39,6 +41,8 @@ def legal_commands(s: ChronoState, seat: int) -> list[dict]:
             out += [{"type": "play_artifact", "artifact": a} for a in dict.fromkeys(x.artifacts)]
         return out
     if s.phase == "priority":
+        if s.priority is None:
+            raise TypeError("no Flag positions are being chosen")   # to_move() read them
         return [{"type": "choose_flag", "position": p} for p in range(len(s.seats)) if str(p) not in s.priority["placed"]]
     if s.phase == "outfit":
         out = []

@@ -14,6 +14,8 @@ move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from .. import kit
 from ..chance import CHANCE_RULE
 from ..kit import Section
@@ -42,7 +44,7 @@ class Draft(kit.Draft):
         super().__init__(state, chance, evolve)
         self.supplied = {f: command.get(f) for f in TABLE_FIELDS}
         self.used = dict.fromkeys(TABLE_FIELDS, 0)
-        self.start = _agenda(state)
+        self.start: tuple | None = _agenda(state)   # None: the agenda is recorded even if unchanged
         self.turned_up: list[tuple[str, str | None]] | None = None   # probing: (field, deck or back)
 
     def pick(self, pool: list, field: str, note: str | None = None):
@@ -150,10 +152,12 @@ def _selectors(s: ChronoState) -> list[int]:
 
 
 def _looper(s: ChronoState) -> list[int]:
-    return [s.turn["seat"]] if s.turn is not None else []
+    return [cast(int, s.turn["seat"])] if s.turn is not None else []   # a turn's seat is an int
 
 
 def _flag_chooser(s: ChronoState) -> list[int]:
+    if s.priority is None:
+        raise TypeError("no Flag positions are being chosen")   # Phase 5 has them
     # all Flags placed: the last FlagChosen, before its PhaseBegan(outfit)
     return s.priority["order"][len(s.priority["placed"]):][:1]
 
@@ -167,16 +171,18 @@ def to_move(s: ChronoState) -> list[int]:
     return MOMENTS.to_move(s)
 
 
-_EFFECT = {"words": "an effect is being resolved, step by step", "commands": {"do_step", "skip_step"},
-           "to_move": _resolver}
+def _effect(section: Section) -> kit.Moment:
+    return kit.Moment(section, "an effect is being resolved, step by step", {"do_step", "skip_step"}, _resolver)
+
+
 WORDS = {"draw_plans": "draw Plan cards", "select_plan": "select a Plan card", "perform_plan": "perform a plan",
          "forgo_plan": "forgo a plan", "play_artifact": "play an Artifact", "end_turn": "end your turn",
          "do_step": "carry out a step of an effect", "skip_step": "forgo a step of an effect",
          "choose_flag": "choose a Flag position", "purchase": "make a purchase",
          "done_outfitting": "finish outfitting"}
 MOMENTS = kit.Moments(of=moment_of, command_words=WORDS, moments={
-    "effect": kit.Moment(P3, **_EFFECT),
-    **{f"effect_{phase}": kit.Moment(rule, **_EFFECT) for phase, rule in EFFECT_RULE.items()},
+    "effect": _effect(P3),
+    **{f"effect_{phase}": _effect(rule) for phase, rule in EFFECT_RULE.items()},
     "draw": kit.Moment(P2, "players are drawing their Plan cards, in Flag order", {"draw_plans"}, _drawer),
     "select": kit.Moment(P2, "players are secretly selecting a Plan card and its space", {"select_plan"}, _selectors),
     "loop": kit.Moment(P3, "the Loop is running: each player resolves the plan in the current space in Flag order",
@@ -280,6 +286,8 @@ def forgo_plan(d: Draft, seat: int, command: dict) -> None:
 
 
 def _plan_pending(s: ChronoState) -> None:
+    if s.turn is None:
+        raise TypeError("no turn is being played")   # the Loop's moment has one for its seat to move
     if s.turn["plan"] != "pending":
         raise Rejected("PLAN_ALREADY_RESOLVED", P3, "You have already performed or forgone the plan in this space.")
 
@@ -313,7 +321,7 @@ def do_step(d: Draft, seat: int, command: dict) -> None:
     params = {k: v for k, v in command.items() if k != "type" and k not in TABLE_FIELDS}
     opts = fx.options(s)
     n = fx.node(s)
-    if opts is None:
+    if opts is None or n is None:   # (no node: no options either)
         if params:
             raise Rejected("NOTHING_TO_CHOOSE", effect_rule(s),
                            "This step has nothing to choose: send do_step alone, or skip_step.")
@@ -324,7 +332,7 @@ def do_step(d: Draft, seat: int, command: dict) -> None:
 
 def skip_step(d: Draft, seat: int, command: dict) -> None:
     s = d.s
-    f, n = fx.frame(s), fx.node(s)
+    f, n = fx.current(s)
     if not fx.optional(f, n):
         raise Rejected("MUST_RESOLVE", effect_rule(s), "This effect must be carried out; it is not yours to forgo.",
                        ruling="CA-20")
@@ -371,7 +379,8 @@ def price(s: ChronoState, item: str, seat: int, command: dict) -> int | None:
     return None
 
 
-PURCHASE_FIELDS = {"move_plan": {"from", "to"}, "advance_cube": {"track"}, "recruit": {"kind"}}
+# by item: the fields it takes; looked up with the command's item, which may be missing (None)
+PURCHASE_FIELDS: dict[str | None, set[str]] = {"move_plan": {"from", "to"}, "advance_cube": {"track"}, "recruit": {"kind"}}
 
 
 def purchase(d: Draft, seat: int, command: dict) -> None:

@@ -6,6 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
+from ..chance import CHANCE_RULE
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
@@ -256,15 +257,18 @@ def _board_problems(board: dict) -> list[str]:
 def _unreachable(board: dict) -> list[str]:
     """Every spot can be reached from the Harbor (checked once the rest of the content is sound)."""
     spots = [sp["id"] for sp in board["spots"]]
-    adj = {x: set() for x in spots + ["HARBOR"]}
+    adj: dict[str, set[str]] = {x: set() for x in spots + ["HARBOR"]}
     for a, b in board["edges"]:
-        adj[a].add(b), adj[b].add(a)
+        adj[a].add(b)
+        adj[b].add(a)
     for h in board["harbor"]:
-        adj[h].add("HARBOR"), adj["HARBOR"].add(h)
+        adj[h].add("HARBOR")
+        adj["HARBOR"].add(h)
     seen, todo = {"HARBOR"}, ["HARBOR"]
     while todo:
         for y in adj[todo.pop()] - seen:
-            seen.add(y), todo.append(y)
+            seen.add(y)
+            todo.append(y)
     if seen != set(adj):
         return ["board: every spot must be reachable from the Harbor"]
     return []
@@ -392,7 +396,7 @@ def _token_backs(content: dict, chance, t: dict) -> list[str]:
         backs = t["token_backs"]
         have = Counter(x["back"] for x in content["eventTokens"])
         if len(backs) != 12 or any(v > have[k] for k, v in Counter(backs).items()):
-            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                            "setup.token_backs: one back for each of the 12 spots, as many of each as there are tokens")
         return backs
     drawn = chance.pick(sorted(x["id"] for x in content["eventTokens"]), 12, None, "setup.token_backs")
@@ -403,7 +407,7 @@ def _flag_order(opts: dict, n: int, chance, t: dict) -> list[int]:
     """CA-7: the first round's Flag order is random (or seat order, as a house rule)."""
     if opts["initial_flag_order"] == "seat_order":
         if "flag" in t:
-            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.flag: not used with seat_order")
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, "setup.flag: not used with seat_order")
         return list(range(n))
     return chance.shuffle(list(range(n)), t.get("flag"), "setup.flag")
 
@@ -436,7 +440,7 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
     try:
         rules.finish(d)
         if chance.mode == "table" and len(t["anomaly"]) != 1 + d.used["anomaly"]:
-            raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance",
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                            f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "
                            f"Anomaly resolved without anyone's decision: {1 + d.used['anomaly']} card(s) here")
     except Rejected as r:

@@ -43,9 +43,9 @@ def view(s: ChronoState, viewer) -> dict:
                        "token": {"back": tok["back"], "face_up": tok["id"] is not None, "token": tok["id"], "name": tok["name"]}}
     decision = None
     if s.frames:
-        f = fx.frame(s)
-        decision = {"seat": f["actor"], "step": fx.node(s), "here": f["here"], "progress": f["progress"],
-                    "optional": fx.optional(f, fx.node(s)), "vars": f["vars"],
+        f, n = fx.current(s)
+        decision = {"seat": f["actor"], "step": n, "here": f["here"], "progress": f["progress"],
+                    "optional": fx.optional(f, n), "vars": f["vars"],
                     "token_flipped": bool(f.get("await"))}
     return {
         "round": s.round,

@@ -36,14 +36,12 @@ def redeal(state: TesorosState, seat: int, rng) -> TesorosState:
     if p is not None and p["kind"] == "take_card" and p["seat"] == seat:
         shown.add(p["from"])                    # [Mutiny] the attacker is looking at it
     others = [i for i in range(len(s.seats)) if i not in shown]
-    top_hidden = s.deck_top is not None and seat not in s.top_known_to
-    pool = list(s.deck) + [c for i in others for c in s.seats[i].hand]
-    if top_hidden:
-        pool.append(s.deck_top)
-    sizes = [len(s.deck), 1 if top_hidden else 0] + [len(s.seats[i].hand) for i in others]
+    hidden_top = [] if s.deck_top is None or seat in s.top_known_to else [s.deck_top]
+    pool = list(s.deck) + [c for i in others for c in s.seats[i].hand] + hidden_top
+    sizes = [len(s.deck), len(hidden_top)] + [len(s.seats[i].hand) for i in others]
     deck, top, *hands = kit.deal_into(rng, pool, sizes)
     s.deck = sorted(deck)
-    if top_hidden:
+    if hidden_top:
         s.deck_top = top[0]
     for i, hand in zip(others, hands, strict=False):
         s.seats[i].hand = sorted(hand)

@@ -109,9 +109,11 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
     Deck (the Anchor and its Event included) sends 'drawn' and 'events'."""
     if s.chance_mode != "table" or seat not in to_move(s):
         return {}
-    deck = {"drawn": {"count": "each card taken off the Play Deck by this command, in order "
-                               "(not a card already looked at with Lamps & Shovels)", "from": "the Play Deck"},
-            "events": {"count": "each Event card revealed under the Anchor, or turned face up", "from": "the Event cards"}}
+    # by field: how many ("count", a number or words) and from where
+    deck: dict[str, dict[str, str | int]] = {
+        "drawn": {"count": "each card taken off the Play Deck by this command, in order "
+                           "(not a card already looked at with Lamps & Shovels)", "from": "the Play Deck"},
+        "events": {"count": "each Event card revealed under the Anchor, or turned face up", "from": "the Event cards"}}
     out = {}
     for cmd in legal_commands(s, seat):
         kind = cmd["type"]

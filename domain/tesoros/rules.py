@@ -99,10 +99,14 @@ def moment_of(s: TesorosState) -> str:
 
 
 def _keepers(s: TesorosState) -> list[int]:
+    if s.scurvy is None:
+        raise TypeError("no Scurvy choice is being made")   # the "scurvy" moment has one
     return [i for i in s.scurvy["waiting"] if str(i) not in s.scurvy["kept"]]
 
 
 def _owing(s: TesorosState) -> list[int]:
+    if s.pending is None:
+        raise TypeError("no decision is pending")   # the "pending_*" moments have one
     return [s.pending["seat"]]
 
 
@@ -473,7 +477,7 @@ def play_treason(d: Draft, seat: int, command: dict) -> None:
     its printed value, or the value of one more card (hand or Deck) which counts even if lower."""
     s = d.s
     card = command.get("card")
-    if card not in s.seats[seat].hand or s.cards[card]["kind"] != "treason":
+    if not isinstance(card, str) or card not in s.seats[seat].hand or s.cards[card]["kind"] != "treason":
         raise Rejected("NOT_A_TREASON_CARD", TREASON, "Play a Treason card (Mutiny or Sabotage) from your hand.")
     target = _other_seat(s, seat, command.get("target"), TREASON)  # TA-44: any other Pirate
     replace = command.get("replace")
@@ -509,7 +513,7 @@ def walk_the_plank(d: Draft, seat: int, command: dict) -> None:
     replacement, as for Treason."""
     s = d.s
     card = command.get("card")
-    if card not in s.seats[seat].hand or s.cards[card]["kind"] != "protection":
+    if not isinstance(card, str) or card not in s.seats[seat].hand or s.cards[card]["kind"] != "protection":
         raise Rejected("NOT_A_PROTECTION_CARD", TREASON, "Answer with a Walk the Plank card from your hand.")
     replace = command.get("replace")
     source = None if replace is None else _replacement(s, seat, replace, card)

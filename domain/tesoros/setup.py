@@ -6,6 +6,7 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
+from ..chance import CHANCE_RULE
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
@@ -208,7 +209,8 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
     if opts["first_player"] != "draw_off":
         return opts["first_player"], []
     die = {c["id"]: c["die"] for c in content["playCards"]}
-    contenders, revealed = list(range(n)), []
+    contenders = list(range(n))
+    revealed: list[dict] = []      # {"seat", "card"}, each card turned up, in order
     supplied = t.get("draw_off")
     pool = list(deck)
     while True:
@@ -223,5 +225,5 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
         contenders = [s for s, c in zip(contenders, got, strict=False) if die[c] == best]
         if len(contenders) == 1:
             if supplied is not None and len(supplied) != len(revealed):
-                raise Rejected("TABLE_OUTCOME_INVALID", "Parley: chance", "setup.draw_off: more cards than the draw-off revealed")
+                raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, "setup.draw_off: more cards than the draw-off revealed")
             return contenders[0], revealed

@@ -109,9 +109,9 @@ def evolve(state: TesorosState, event: dict) -> TesorosState:
 def _take(s: TesorosState, seat: int | None, card: str, source: str) -> None:
     """Remove a card from where the event says it was."""
     if source == "hand":
-        s.seats[seat].hand.remove(card)
+        _holder(s, seat).hand.remove(card)
     elif source == "equipped":
-        s.seats[seat].equipped = None
+        _holder(s, seat).equipped = None
     elif source == "deck":
         if s.deck_top == card:
             s.deck_top, s.top_known_to = None, []
@@ -119,6 +119,13 @@ def _take(s: TesorosState, seat: int | None, card: str, source: str) -> None:
             s.deck.remove(card)
     elif source == "discard":
         s.discard.remove(card)
+
+
+def _holder(s: TesorosState, seat: int | None) -> Seat:
+    """The seat a card is taken from; only the deck and the discard pile are taken from without one."""
+    if seat is None:
+        raise TypeError("a card taken from a hand or an equipped slot needs its seat")
+    return s.seats[seat]
 
 
 def _to_hand(s: TesorosState, seat: int, cards) -> None:
