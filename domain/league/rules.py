@@ -313,7 +313,7 @@ def place_coin(d: Draft, seat: int, command: dict) -> None:
     s = d.s
     coin = command.get("coin")
     section = MOMENTS.section(s)
-    if not isinstance(coin, str) or coin not in s.pending["drawn"]:   # the drawn are coin ids
+    if coin not in s.pending["drawn"] or not isinstance(coin, str):   # the drawn are coin ids: never true
         raise Rejected("NOT_DRAWN", section, "That coin is not one you drew.")
     replaced = _slot_for(s, seat, coin, command.get("slot"), section, 0)
     _place(d, seat, coin, command["slot"], "draw", replaced)
