@@ -14,7 +14,7 @@ from .state import GROUPS, CorsairsState
 
 # table_inputs fields that are drawn from a hidden pool, which only the host token reports
 # (docs/rulings.md TM-1): none, Corsairs only rolls dice, which the rolling seat reports.
-DRAWN_FIELDS = frozenset()
+DRAWN_FIELDS: frozenset[str] = frozenset()
 
 
 def legal_commands(s: CorsairsState, seat: int) -> list[dict]:
@@ -118,7 +118,7 @@ def _cannon_commands(s: CorsairsState, seat: int) -> list[dict]:
         out.extend({"type": "hook_move", "target": i} for i in others)
     if t.attacked:
         return out
-    jager = [{}]
+    jager: list[dict] = [{}]
     if p.captain == "JAGER" and p.position != SKULL:
         jager += [{"jager_step": True, **({"jager_lane": st["lane"]} if "lane" in st else {})}
                   for st in _one_step(s, p.position)]

@@ -165,6 +165,7 @@ def moment_of(s: CorsairsState) -> str:
 
 
 def _owing(s: CorsairsState) -> list[int]:
+    assert s.turn.pending is not None, "the moment is the pending decision's"
     return [s.turn.pending["seat"]]
 
 
@@ -217,7 +218,7 @@ def _seat_arg(s: CorsairsState, seat: int, command: dict, name: str, section: Se
 def preset_die(d: Draft, seat: int, command: dict) -> None:
     """[Captain Cards] Willem: pay 1 Grog to set 1 die to Cannon; Luthor: to Map; before rolling."""
     s = d.s
-    face = command.get("face")
+    face = command.get("face", "")   # missing, it is no face (refused below, as a null one is)
     captain = {"CANNON": "WILLEM", "MAP": "LUTHOR"}.get(face)
     if captain is None:
         raise Rejected("INVALID_COMMAND", CAPTAINS, "'face' must be CANNON (Willem) or MAP (Luthor).")

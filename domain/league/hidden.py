@@ -52,9 +52,8 @@ def redeal(state: LeagueState, seat, rng) -> LeagueState:
             if s.seats[i].league is not None:
                 s.seats[i].league = LEAGUES[rng.draw(len(LEAGUES))]
     p = s.pending
-    hidden_draw = (p is not None and p.get("kind") == "draw" and p["seat"] in others
-                   and not s.options.get("reveal_drawn_coins"))
-    if hidden_draw:
+    if (p is not None and p.get("kind") == "draw" and p["seat"] in others
+            and not s.options.get("reveal_drawn_coins")):   # a draw this seat does not see
         bag = s.seats[p["seat"]]
         drawn, rest = kit.deal_into(rng, list(p["drawn"]) + list(bag.bag), [len(p["drawn"]), len(bag.bag)])
         p["drawn"], bag.bag = drawn, sorted(rest)

@@ -26,12 +26,14 @@ def legal_commands(s: LeagueState, seat: int) -> list[dict]:
     if s.phase == "action":
         return _actions(s, seat)
     if s.phase == "draw":
-        out = [{"type": "return_coins"}]
+        assert s.pending is not None, "to_move is nobody without the drawn coins"
+        out: list[dict] = [{"type": "return_coins"}]
         for coin in s.pending["drawn"]:
             for slot in _slots(s, seat, coin, 0):
                 out.append({"type": "place_coin", "coin": coin, "slot": slot})
         return out
     if s.phase == "raid_defence":
+        assert s.pending is not None, "RaidDeclared sets it with the phase"
         out = [{"type": "defend_raid"}]
         if me.points >= SUBSTITUTE_COST:
             out += [{"type": "defend_raid", "with": c} for slot, c in me.crew.items()
@@ -41,6 +43,7 @@ def legal_commands(s: LeagueState, seat: int) -> list[dict]:
     if s.phase == "rescue_defence":
         return [{"type": "choose_rescue_defender", "coin": c} for c in rescue_defenders(s, seat)]
     if s.phase == "rescue_placement":
+        assert s.pending is not None, "to_move is nobody without the rescued coin"
         coin, original = s.pending["coin"], s.pending["slot"]
         out = [{"type": "place_rescued_coin", "to_bag": True}]
         slots = [original] + ([sl for sl in ("mate1", "mate2", "mate3") if me.crew[sl] is None]
@@ -70,6 +73,7 @@ def _slots(s: LeagueState, seat: int, coin: str, paying: int) -> list[str]:
 
 def _challenge(s: LeagueState, seat: int) -> list[dict]:
     c = s.challenge
+    assert c is not None, "ChallengeStarted sets it with the phase"
     banked = set(c.banked[seat].values())
     if c.throws[seat] == 0:
         return [{"type": "throw_dice", "keep": []}]

@@ -78,10 +78,12 @@ def _choosers(s: LeagueState) -> list[int]:
 
 
 def _throwers(s: LeagueState) -> list[int]:
+    assert s.challenge is not None, "ChallengeStarted sets it with the phase"
     return [i for i in (0, 1) if not s.challenge.ended[i]]
 
 
 def _actor(s: LeagueState) -> list[int]:
+    assert s.actor is not None, "ChallengeResolved sets it with the phase; only ChallengeStarted clears it"
     return [s.actor]
 
 
@@ -89,10 +91,14 @@ def _placer(s: LeagueState) -> list[int]:
     # A stored version may fall inside one command's batch: the drawn or rescued coins are
     # placed or back in a bag (CoinsReturned, CoinPlaced, RescuedCoinReturned) and the next
     # turn's events of the same batch are still to come. Nothing is left to decide.
-    return [] if s.pending is None else [s.actor]
+    if s.pending is None:
+        return []
+    assert s.actor is not None, "a coin is drawn or rescued by the actor"
+    return [s.actor]
 
 
 def _defender(s: LeagueState) -> list[int]:
+    assert s.actor is not None, "a raid or a rescue is declared by the actor"
     return [1 - s.actor]
 
 
@@ -111,7 +117,8 @@ def choose_league(d: Draft, seat: int, command: dict) -> None:
     d.emit("LeagueChosen", seat=seat, league=league)
     if all(x.league is not None for x in s.seats):
         leagues = [x.league for x in s.seats]
-        captains, bags = [], [[], []]
+        captains: list[str] = []
+        bags: list[list[str]] = [[], []]
         for i, x in enumerate(s.seats):
             mine = [c for c in s.content["coins"] if c["set"] == x.coin_set]
             captain = next(c["id"] for c in mine if c["color"] == leagues[i] and c["role"] == "captain")
@@ -233,10 +240,11 @@ def _maybe_resolve(d: Draft) -> None:
 
 # -- Actions ------------------------------------------------------------------------
 
-def _coin(s: LeagueState, coin_id) -> dict:
+def _coin(s: LeagueState, coin_id: object) -> str:
+    """The id of a pirate coin of this game, checked."""
     if not isinstance(coin_id, str) or coin_id not in s.coins:
         raise Rejected("NO_SUCH_COIN", ACTIONS, "There is no such pirate coin in this game.")
-    return s.coins[coin_id]
+    return coin_id
 
 
 def _slot_for(s: LeagueState, seat: int, coin_id: str, slot, section: Section, paying: int) -> dict | None:
@@ -305,7 +313,7 @@ def place_coin(d: Draft, seat: int, command: dict) -> None:
     s = d.s
     coin = command.get("coin")
     section = MOMENTS.section(s)
-    if coin not in s.pending["drawn"]:
+    if coin not in s.pending["drawn"] or not isinstance(coin, str):   # the drawn are coin ids: never true
         raise Rejected("NOT_DRAWN", section, "That coin is not one you drew.")
     replaced = _slot_for(s, seat, coin, command.get("slot"), section, 0)
     _place(d, seat, coin, command["slot"], "draw", replaced)
@@ -495,8 +503,8 @@ def place_rescued_coin(d: Draft, seat: int, command: dict) -> None:
         d.next_turn()
         return
     slot = command.get("slot")
-    if slot != original and not (ROLE_OF_SLOT.get(slot) == "mate" and s.coins[coin]["role"] == "mate"
-                                 and s.seats[seat].crew[slot] is None):
+    if slot is None or (slot != original and not (ROLE_OF_SLOT.get(slot) == "mate" and s.coins[coin]["role"] == "mate"
+                                                  and s.seats[seat].crew[slot] is None)):
         raise Rejected("NOT_ORIGINAL_POSITION", RESCUE,
                        "A rescued coin goes back to its original position (a Mate may take an empty mate slot), "
                        "or into the Homeport Bag with 'to_bag'.", ruling="LP-A29")
@@ -508,8 +516,7 @@ def place_rescued_coin(d: Draft, seat: int, command: dict) -> None:
 def enlist(d: Draft, seat: int, command: dict) -> None:
     """[Enlistment] pay 1 to move a coin from your Brig onto your ship, in its slot."""
     s = d.s
-    coin = command.get("coin")
-    _coin(s, coin)
+    coin = _coin(s, command.get("coin"))
     where, owner, _ = s.where(coin)
     if where != "brig" or owner != seat:
         raise Rejected("NOT_IN_YOUR_BRIG", ENLISTMENT, "You can only enlist a coin from your own Brig.")

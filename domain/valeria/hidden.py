@@ -70,7 +70,8 @@ def redeal(state: ValeriaState, seat, rng) -> ValeriaState:
     kept = [i for i in others if s.seats[i].duke is not None]
     pool = list(s.duke_pool)
     for i in others:
-        pool += s.seats[i].offer + ([s.seats[i].duke] if s.seats[i].duke is not None else [])
+        duke = s.seats[i].duke
+        pool += s.seats[i].offer + ([duke] if duke is not None else [])
     sizes = [len(s.seats[i].offer) for i in others] + [1] * len(kept) + [len(s.duke_pool)]
     piles = kit.deal_into(rng, pool, sizes)
     for i, pile in zip(others, piles, strict=False):

@@ -52,7 +52,7 @@ def _exchange_tomes(s: ValeriaState, seat: int, effect: dict) -> list[dict]:
     me = s.seats[seat]
     if not s.cs or not me.tomes or "exchange" not in json.dumps(effect):
         return []
-    most = Counter()
+    most: Counter[str] = Counter()
 
     def walk(e):
         if isinstance(e, dict):
@@ -65,7 +65,7 @@ def _exchange_tomes(s: ValeriaState, seat: int, effect: dict) -> list[dict]:
                 walk(v)
     walk(effect)
     up = Counter(tome_type(t) for t in me.tomes)
-    out = [{}]
+    out: list[dict[str, int]] = [{}]
     for r in sorted(most):
         out = [{**t, **({r: k} if k else {})} for t in out for k in range(0, min(up[r], most[r]) + 1)]
     return [t for t in out if t]
@@ -129,7 +129,7 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
 
 def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
     me = s.seats[seat]
-    out = [{"type": "gain_map"}] if s.bank_maps > 0 else []
+    out: list[dict] = [{"type": "gain_map"}] if s.bank_maps > 0 else []
     if me.maps < 1:
         return out
     for island, slots in (("araby", s.araby), ("nae_aerie", s.nae)):
@@ -137,6 +137,7 @@ def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
         for k in range(len(full) + 1):
             for chosen in combinations(full, k):
                 cost = sail_price(s, seat, island, list(chosen))
+                assert cost is not None, "the chosen slots are distinct, in order and full: a price"
                 for m, tomes in payments(s, seat, "gold", cost, 0):
                     out.append(_body({"type": "sail", "island": island, "slots": list(chosen)}, m, tomes))
     out += [{"type": "sail", "island": "exekratys", "resource": r} for r in RESOURCES]

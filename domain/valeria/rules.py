@@ -13,6 +13,7 @@ move), then the handler. Sections are kit.Section.
 from __future__ import annotations
 
 import json
+from typing import TypeGuard
 
 from .. import kit
 from ..chance import CHANCE_RULE
@@ -223,7 +224,7 @@ def die_payments(s: ValeriaState, seat: int, cost: dict) -> list[dict]:
     """Each {type: n} of face-up Tomes that, with tokens, pays a die change's cost ({} = tokens
     only) [CS Tome Tokens] 'At any time during the game' (VP-13)."""
     me = s.seats[seat]
-    out = [{}]
+    out: list[dict[str, int]] = [{}]
     for r, n in sorted(cost.items()):
         up = sum(1 for x in me.tomes if tome_type(x) == r) if s.cs else 0
         out = [{**t, **({r: k} if k else {})} for t in out for k in range(0, min(up, n) + 1) if getattr(me, r) >= n - k]
@@ -237,6 +238,7 @@ def die_changes(s: ValeriaState, seat: int) -> list[dict]:
         if dom in s.changers_used:
             continue
         for tomes in die_payments(s, seat, die_cost(s, seat, power)):
+            assert s.dice is not None, "dice are changed after the roll (the moment 'change')"
             for die in (0, 1):
                 targets = [s.dice[die] + b for b in power.get("by", [])] + list(power.get("to", []))
                 for to in sorted(set(targets)):
@@ -509,14 +511,16 @@ def ignores_plus(s: ValeriaState, seat: int, action: str) -> bool:
 
 def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
     """What the top card costs: the main resource (with Magic allowed to augment it) and any Magic."""
-    card = s.card(s.top(stack))
+    top = s.top(stack)
+    assert top is not None, "a price is asked of a stack that is not exhausted"
+    card = s.card(top)
     if action == "slay":   # [BR p.9] Strength (Magic may augment) and the printed Magic besides
         strength, magic = card["strength"], card["magic"]
         if card.get("plus") and not ignores_plus(s, seat, "slay"):  # [CS Monster Cards] +1 per copy slain (VA-24)
             same = sum(1 for m in s.seats[seat].victory if s.card(m)["name"] == card["name"])
             strength += same if "strength" in card["plus"] else 0
             magic += same if "magic" in card["plus"] else 0
-        tokens = s.event_tokens.get(s.top(stack), {})  # [CS Action Phase] tokens on it raise the cost
+        tokens = s.event_tokens.get(top, {})  # [CS Action Phase] tokens on it raise the cost
         strength += tokens.get("strength", 0)
         magic += tokens.get("magic", 0)
         return {"main": "strength", "amount": max(0, strength - discount(s, seat, "slay")), "magic": magic}
@@ -532,7 +536,7 @@ def payment(s: ValeriaState, seat: int, action: str, stack: str, augment: int, t
     return pay(s, seat, p["main"], p["amount"], p["magic"], augment, tomes)
 
 
-def _count(x) -> bool:
+def _count(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -604,7 +608,7 @@ def roles_met(s: ValeriaState, seat: int, domain: str) -> bool:
 def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kind: str) -> None:
     s = d.s
     stack = cmd.get("stack")
-    if s.stack_kind(stack) != kind:
+    if stack is None or s.stack_kind(stack) != kind:   # no stack is of no kind
         raise Rejected("NO_SUCH_STACK", rule, f"Choose a {kind} stack of the Center Stacks.")
     top = s.top(stack)
     if top is None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import jsonschema
 
@@ -51,7 +52,7 @@ OPTIONS_SCHEMA = {
     },
 }
 
-TABLE_SETUP_SCHEMA = {
+TABLE_SETUP_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "Table chance only: what the table dealt [BR p.4-5].",
     "required": ["domains", "dukes", "first_player"],
@@ -334,7 +335,9 @@ def _center(content: dict, cs: bool, n: int, types: list[str], areas: list[str])
     """The Monster and Citizen stacks of the Center, and the cards left in the box."""
     five = n == 5
     per_stack = 6 if five else 5
-    box, monsters, citizens = [], {}, {}
+    box: list[str] = []
+    monsters: dict[str, list[str]] = {}
+    citizens: dict[str, list[str]] = {}
     # [BR p.4] Monsters: highest Strength at the bottom; [BR p.16] the 5-player cards only at 5
     by = {m["id"]: m for m in content["monsters"]}
     # VA-B3: ties by id; [CS New Monster Icons] the Warden directly above the Boss

@@ -102,7 +102,7 @@ class ValeriaState(kit.GameState):
         if stack in self.event_at:
             return self.event_at[stack]
         if stack in self.domains:
-            return self.domains[stack]["up"]
+            return self.domains[stack]["up"]  # type: ignore[return-value]  # "up" holds a card or None; "down", the count
         pile = self.monsters.get(stack) or self.citizens.get(stack)
         return pile[-1] if pile else None
 
