@@ -117,9 +117,14 @@ def server(tmp_path_factory):
 def test_slow_and_idle_clients_cost_no_thread(server):
     """The issue's check, with nothing in front of the Procfile's server: 50 connections that
     send a header line every 4 s and 300 idle ones, held for 20 s; /healthz answers within
-    2 s every second meanwhile, and the header deadline closes the slow ones."""
+    2 s every second meanwhile, and the header deadline closes the slow ones. Each held
+    connection costs the workers little memory (what live updates will need: many
+    long-lived connections)."""
     waits = []
+    before = sum(resident_kb(pid) for pid in server.workers())
     with Attackers(server.port, slow=50, idle=300, every=4) as attack:
+        time.sleep(1)
+        held = sum(resident_kb(pid) for pid in server.workers())
         until = time.monotonic() + 20
         while time.monotonic() < until:
             started = time.monotonic()
@@ -130,6 +135,15 @@ def test_slow_and_idle_clients_cost_no_thread(server):
         closed = attack.closed_by_server
     assert len(waits) >= 15 and max(waits) < 2, waits
     assert closed >= 50, f"only {closed} slow connections were closed by the header deadline"
+    per_connection = (held - before) / 350
+    assert per_connection < 64, f"{per_connection:.0f} KB of worker memory per held connection"
+
+
+def resident_kb(pid: int) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
 
 
 def _raw(server, data: bytes, then: float) -> bytes:
