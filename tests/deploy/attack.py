@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
+
+import requests
 
 
 class Attackers:
@@ -55,3 +58,17 @@ class Attackers:
         self.thread.join(timeout=30)
         for s in self.slow + self.idle:
             s.close()
+
+
+def health_every_second(base: str, seconds: float) -> list[float]:
+    """GET /healthz once a second for `seconds`, each on a new connection; how long each took
+    (a 200 within 2 s, or the check fails)."""
+    waits = []
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        started = time.monotonic()
+        response = requests.get(base + "/healthz", timeout=2, headers={"Connection": "close"})
+        assert response.status_code == 200
+        waits.append(time.monotonic() - started)
+        time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+    return waits

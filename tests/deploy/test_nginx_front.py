@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.deploy.attack import Attackers
+from tests.deploy.attack import Attackers, health_every_second
 from tests.fakes.http import Seated, progressing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,15 +169,8 @@ def test_slow_and_idle_clients_cost_no_thread(front):
     """50 connections sending a header line every 4 s and 300 idle ones, held for 20 s:
     /healthz answers within 2 s every second meanwhile, and nginx's header deadline (10 s)
     closes the slow ones."""
-    waits = []
     with Attackers(front.port, slow=50, idle=300, every=4) as attack:
-        until = time.monotonic() + 20
-        while time.monotonic() < until:
-            started = time.monotonic()
-            response = requests.get(front.base + "/healthz", timeout=2, headers={"Connection": "close"})
-            assert response.status_code == 200
-            waits.append(time.monotonic() - started)
-            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+        waits = health_every_second(front.base, seconds=20)
         closed = attack.closed_by_server
     assert len(waits) >= 15 and max(waits) < 2, waits
     assert closed >= 50, f"only {closed} slow or idle connections were closed by the header deadline"

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from service.serving import BodyTimeout, DeadlineSocket
-from tests.deploy.attack import Attackers
+from tests.deploy.attack import Attackers, health_every_second
 from tests.postgres.live import ROOT, Gunicorn
 
 PROBLEM = "application/problem+json"
@@ -121,18 +121,11 @@ def test_slow_and_idle_clients_cost_no_thread(server):
     2 s every second meanwhile, and the header deadline closes the slow ones. Each held
     connection costs the workers little memory (what live updates will need: many
     long-lived connections)."""
-    waits = []
     before = sum(resident_kb(pid) for pid in server.workers())
     with Attackers(server.port, slow=50, idle=300, every=4) as attack:
         time.sleep(1)
         held = sum(resident_kb(pid) for pid in server.workers())
-        until = time.monotonic() + 20
-        while time.monotonic() < until:
-            started = time.monotonic()
-            response = requests.get(server.base + "/healthz", timeout=2, headers={"Connection": "close"})
-            assert response.status_code == 200
-            waits.append(time.monotonic() - started)
-            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+        waits = health_every_second(server.base, seconds=20)
         closed = attack.closed_by_server
     assert len(waits) >= 15 and max(waits) < 2, waits
     assert closed >= 50, f"only {closed} slow connections were closed by the header deadline"
