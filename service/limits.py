@@ -5,6 +5,8 @@ Two budgets per address:
   or storage per request) each have one: 100 a minute by default. A person or a table app
   creating a game every few seconds never meets it; a script creating a few hundred within a
   minute does.
+  A game created with custom content spends CUSTOM_CONTENT_COST (20) of it: validating nested
+  content holds the CPU for seconds, so an address may create 5 such games a minute.
 - **everything else**: 6,000 a minute (100 a second) by default; the costly requests count
   here too. /healthz, /readyz and /metrics are never limited (probes and scrapers).
 
@@ -43,6 +45,7 @@ EVERYTHING_DEFAULT = "6000 per minute"
 # The endpoints that spend the costly budget; a command only when it is a dry run.
 COSTLY = ("games.create_game", "verifications.verify_export", "replays.replay_export", "commands.send_command")
 UNLIMITED = ("operations.health", "operations.readiness", "operations.metrics")
+CUSTOM_CONTENT_COST = 20
 TRUTHY = {"true", "t", "yes", "y", "on", "1"}  # what the dry_run query parameter accepts as true
 
 
@@ -66,6 +69,15 @@ def client_address() -> str:
             return str(parsed.ipv4_mapped)
         return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
     return str(parsed)
+
+
+def _cost() -> int:
+    """What a costly request spends: a game created with custom content, CUSTOM_CONTENT_COST."""
+    if request.endpoint == "games.create_game":
+        body = request.get_json(silent=True)
+        if isinstance(body, dict) and body.get("content") is not None:
+            return CUSTOM_CONTENT_COST
+    return 1
 
 
 def _not_costly() -> bool:
@@ -115,7 +127,7 @@ def install(app: Flask) -> Limiter | None:
     costly = _setting(app, "RATE_LIMIT_COSTLY", COSTLY_DEFAULT)
     for endpoint in COSTLY:  # each its own budget (a route's limit counts per endpoint)
         if endpoint in app.view_functions:
-            limit = limiter.limit(costly, exempt_when=_not_costly)
+            limit = limiter.limit(costly, exempt_when=_not_costly, cost=_cost)
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])  # type: ignore[assignment]
     for endpoint in UNLIMITED:
         if endpoint in app.view_functions:

@@ -6,7 +6,7 @@ The server seed is never shown before the game is finished.
 from __future__ import annotations
 
 from domain.adjudication import schema_problems
-from domain.kit import content_size_problems
+from domain.kit import content_size_problems, mark_valid
 from domain.ruleset import InvalidCreation
 from service.api import viewer_for
 from service.game import Game
@@ -73,6 +73,9 @@ def check_creation(ruleset, players: list[str], options, content) -> None:
         problems += schema_problems(ruleset.options_schema, options, "options")
     if content is not None:
         # refused on its size alone when over the cap: validating it first costs more (kit)
-        problems += content_size_problems(content) or schema_problems(ruleset.content_schema, content, "content")
+        found = content_size_problems(content) or schema_problems(ruleset.content_schema, content, "content")
+        if not found:
+            mark_valid(ruleset.content_schema, content)  # setup() need not validate it again (kit)
+        problems += found
     if problems:
         raise InvalidCreation(problems)

@@ -158,3 +158,15 @@ def test_counters_in_redis_are_shared_by_every_worker():
     assert codes == [201] * 5 + [429]
     for a in apps:
         a.extensions["parley"].close()
+
+
+def test_a_game_with_custom_content_spends_more_of_the_creation_budget():
+    from service.limits import CUSTOM_CONTENT_COST
+
+    app = limited_app(RATE_LIMIT_COSTLY=f"{2 * CUSTOM_CONTENT_COST} per minute")
+    client = app.test_client()
+    custom = {**NEW_GAME, "content": hoard.RULESET.default_content}
+    env = {"REMOTE_ADDR": "10.0.0.5"}
+    codes = [client.post("/games", json=custom, environ_base=env).status_code for _ in range(3)]
+    assert codes == [201, 201, 429]
+    app.extensions["parley"].close()
