@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -18,6 +17,7 @@ import requests
 
 from tests.deploy.attack import Attackers, health_every_second
 from tests.fakes.http import Seated, progressing
+from tests.postgres.live import stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEM = "application/problem+json"
@@ -61,14 +61,7 @@ class Front:
             time.sleep(0.3)
 
     def stop(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        except ProcessLookupError:
-            pass
+        stop_group(self.process)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

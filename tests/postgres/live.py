@@ -57,6 +57,18 @@ class HTTP:
                                  timeout=self.timeout)
 
 
+def stop_group(process: subprocess.Popen) -> None:
+    """Stop a process started in its own group, and its children: SIGTERM, then SIGKILL."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    except ProcessLookupError:
+        pass
+
+
 class Gunicorn:
     """gunicorn started exactly as the Procfile says, in its own process group."""
 
@@ -96,14 +108,7 @@ class Gunicorn:
     def stop(self) -> None:
         if self.process is None:
             return
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        except ProcessLookupError:
-            pass
+        stop_group(self.process)
         self.log.close()
 
 
