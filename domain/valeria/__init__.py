@@ -12,8 +12,10 @@ rule, where each is enforced and tested. Card data is content (content/schema.js
 powers are written in the effect language of effects.py; the default set is invented reference
 content, labelled as not the printed cards. Hidden information: see view.py; a seat's dry
 run is decided on the game as that seat may imagine it, what it cannot see re-dealt by
-hidden.py. Not supported (refused at creation): solo play, the mixed-Citizens variant, the
-second edition and every expansion but Crimson Seas.
+hidden.py. The Solo Variant (one player, `variant: "solo"`) is played as printed against the
+Dark Lord, his Duke hidden until the end: solo.py. Not supported (refused at creation): the
+mixed-Citizens variant, the second edition and every expansion but Crimson Seas (which refuses
+solo play too, VA-4).
 
 CRIMSON_SEAS is the same engine with the expansion on (../shared/rules/crimson-seas.txt): the
 Island Board and its setup, sixes feeding Exekratys, the Coxswain replacing "take any one
@@ -32,7 +34,7 @@ from .. import kit
 from ..ruleset import Status
 from . import hidden, legal, rules, state, view
 from . import setup as _setup
-from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS
+from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS, SOLO_COMMAND_SCHEMAS
 
 
 def status(s: state.ValeriaState) -> Status:
@@ -47,13 +49,13 @@ RULESET = kit.ruleset(
     id=_setup.RULESET_ID,
     version=_setup.RULESET_VERSION,
     name="Valeria: Card Kingdoms",
-    min_players=2,
+    min_players=1,
     max_players=5,
     summary="Dukes of Valeria roll for their Citizens' harvest, then slay Monsters, recruit Citizens and build "
             "Domains; a secret Duke scores at the end. Most Victory Points when the Monsters or the Domains run "
-            "out or enough stacks are exhausted wins.",
+            "out or enough stacks are exhausted wins. One player plays the Solo Variant against the Dark Lord.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
-    command_schemas=COMMAND_SCHEMAS,
+    command_schemas={**COMMAND_SCHEMAS, **SOLO_COMMAND_SCHEMAS},
     setup=_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )
 

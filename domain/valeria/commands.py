@@ -54,6 +54,16 @@ COMMAND_SCHEMAS = {
                                                "take effect at once: the order is yours [BR p.15]"}}),
 }
 
+SOLO_COMMAND_SCHEMAS = {
+    "activate_monster": _cmd("activate_monster", "Solo variant, Monsters Phase [BR p.17]: one die's Monster stack attacks "
+                                                 "its column (those with no choice activate by themselves).",
+                             {"die": {"enum": [0, 1], "description": "the die, 0 the first"},
+                              "stack": {**ID, "description": "a 6: the Monster stack of your choice (not an exhausted one)"},
+                              "citizen": {**ID, "description": "when both Citizen stacks of the column hold a card: the "
+                                                               "one a Citizen is removed from"}},
+                             ["die"]),
+}
+
 
 TOMES = {"type": "object", "additionalProperties": False, "default": {},
          "description": "Crimson Seas: how many face-up Tomes of each type you flip to pay (each pays 1 of its type): "

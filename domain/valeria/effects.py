@@ -12,6 +12,8 @@ A card's power is a small JSON tree (content/schema.json, $defs/effect):
     banish kind                remove the top card of a Center stack from the game [FF p.2 Banish]
     return_card kind           one of yours back on top of its Center stack       [BR p.19]
     take_monster "random"      a random Monster of a chosen opponent's, no reward  [BR p.19]
+  In the solo variant "take from a single player" takes from the Bank, and "take a Monster" the
+  top card of the leftmost Monster stack [BR p.16-17] (VP-24).
 Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
     gain {map: expr}           Maps from the Bank, as many as are left            [CS Gain a Map], VA-35
     take_island kind           a face-up Goods, Tome or Noble, free; then refresh  [CS Icons]
@@ -171,7 +173,12 @@ def _exchange(s, seat, arg, purse, ctx):
 
 
 def _take_from(s, seat, arg, purse, ctx):
-    """take_from {resources, max}: up to max of one resource from one opponent [BR p.7 Thief]."""
+    """take_from {resources, max}: up to max of one resource from one opponent [BR p.7 Thief]; solo,
+    'take from the Bank instead' [BR p.16-17]: the most it allows, the pick naming the resource (VP-24)."""
+    if s.solo:
+        for r in arg["resources"]:
+            yield [r], [("gain", {r: arg["max"]})], _plus(purse, {r: arg["max"]})
+        return
     for victim in range(len(s.seats)):
         if victim == seat:
             continue
@@ -251,7 +258,12 @@ def _return_card(s, seat, arg, purse, ctx):
 
 def _take_monster(s, seat, arg, purse, ctx):
     """take_monster "random": a random Monster of a chosen opponent's, no reward [BR p.19 Purloiner's
-    Perch]: the opponent is chosen here; which Monster is drawn, when it is resolved."""
+    Perch]: the opponent is chosen here; which Monster is drawn, when it is resolved. Solo: 'take the
+    top card on the leftmost Monster stack' [BR p.16], the leftmost holding one (VP-24)."""
+    if s.solo:
+        left = next((st for st in s.monsters if s.top(st) is not None), None)
+        yield [], [("take_card", left)] if left is not None else [("lost",)], purse
+        return
     victims = [i for i, x in enumerate(s.seats) if i != seat and x.victory]
     if not victims:
         yield [], [("lost",)], purse

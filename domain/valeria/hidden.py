@@ -40,6 +40,12 @@ hidden is copied from the real state:
    from the fresh seed.
 4. A Monster taken at random from another player (VP-18, [BR p.19] "take a random Monster
    from any one player"): the Victory stacks are face up and the draw is the fresh seed's.
+5. The Dark Lord (solo variant, VP-19). [BR p.16] "randomly place one Duke face down above the
+   Monster stacks. This traitorous Duke is the Dark Lord"; [BR p.17] "reveal the face of the
+   Dark Lord" only when the game is scored. The seat sees its two Dukes and counts; the Dark
+   Lord is dealt again from the pool with the Dukes nobody holds (the one the seat returned
+   among them: a dry run may imagine it as the Dark Lord, which VP-19 rules out; that is less
+   precise, never a leak).
 
 Public, so kept as they are: every tableau, Victory stack, purse, Map, Goods, Tome and Noble
 (face up or flipped), the Center stacks (Monsters and Citizens are face up in a known order),
@@ -52,7 +58,7 @@ re-dealt.
 from __future__ import annotations
 
 from .. import kit
-from .state import ValeriaState
+from .state import SoloState, ValeriaState
 
 # Pools with no order and nothing hidden in their contents (2 and 3 above): canonical order.
 ORDERLESS = ("domain_pool", "goods_supply", "tome_supply", "noble_deck", "event_pool")
@@ -68,15 +74,19 @@ def redeal(state: ValeriaState, seat, rng) -> ValeriaState:
     others = [i for i in range(len(s.seats)) if i != seat]
     # 1. the Dukes the seat cannot see: each other player's offer or kept Duke, and the pool
     kept = [i for i in others if s.seats[i].duke is not None]
-    pool = list(s.duke_pool)
+    solo = s if isinstance(s, SoloState) and s.dark_lord is not None else None
+    dark = [solo.dark_lord] if solo is not None else []  # 5. the Dark Lord (solo)
+    pool = list(s.duke_pool) + dark
     for i in others:
         duke = s.seats[i].duke
         pool += s.seats[i].offer + ([duke] if duke is not None else [])
-    sizes = [len(s.seats[i].offer) for i in others] + [1] * len(kept) + [len(s.duke_pool)]
+    sizes = [len(s.seats[i].offer) for i in others] + [1] * len(kept) + [1] * len(dark) + [len(s.duke_pool)]
     piles = kit.deal_into(rng, pool, sizes)
     for i, pile in zip(others, piles, strict=False):
         s.seats[i].offer = sorted(pile)   # dealt offers are sorted [setup._setup]
     for i, pile in zip(kept, piles[len(others):], strict=False):
         s.seats[i].duke = pile[0]
+    if solo is not None:
+        solo.dark_lord = piles[-2][0]
     s.duke_pool = sorted(piles[-1])
     return s

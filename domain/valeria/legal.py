@@ -26,11 +26,15 @@ from .rules import (
     to_move,
     tome_type,
 )
-from .state import ValeriaState
+from .solo import targets
+from .state import SoloState, ValeriaState
 
 # table_inputs fields that are turned up from a hidden pool, which only the host token reports
 # (docs/rulings.md TM-1): face-down cards and tokens. The dice are the rolling seat's.
 DRAWN_FIELDS = frozenset({"revealed"})
+# Solo: the commands that may end the Action Phase, or resolve a Monster activation, and so turn up
+# the Domain under one the Dark Lord captures [BR p.17], besides what they turn up themselves.
+SOLO_REVEALING = frozenset({"slay", "recruit", "build", "gain_resource", "resolve", "activate_monster"})
 
 
 def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int):
@@ -88,6 +92,9 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
         return [{"type": "keep_duke", "duke": d} for d in s.seats[seat].offer]
     if "roll_dice" in open_now:
         return [{"type": "roll_dice"}]
+    if "activate_monster" in open_now:  # [BR p.17] each die whose activation has a choice (VP-22)
+        assert isinstance(s, SoloState), "only a solo game has a Monsters Phase"
+        return [{"type": "activate_monster", "die": a["die"], **fields} for a in s.attacks for fields, _ in targets(s, a)]
     if "announce_roll" in open_now:
         return [{"type": "announce_roll"}] + die_changes(s, seat)
     if "harvest" in open_now:
@@ -166,9 +173,15 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
     """What a table-mode client may have to add: the dice rolled, and each Domain turned face up."""
     if s.chance_mode != "table" or seat not in to_move(s):
         return {}
-    out = {}
+    out: dict[str, dict] = {}
     for cmd in legal_commands(s, seat):
-        if cmd["type"] == "roll_dice":
+        if s.solo and cmd["type"] in SOLO_REVEALING:
+            out[cmd["type"]] = {"revealed": {"count": "each Domain turned face up by this command, in order (none when "
+                                                      "nothing face down is turned up)",
+                                             "from": "the face-down Domains: when a Domain is built, taken free or "
+                                                     "captured by the Dark Lord's Monsters in the Monsters Phase that "
+                                                     "follows the last action"}}
+        elif cmd["type"] == "roll_dice":
             out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice"}}
         elif cmd["type"] in ("build", "slay", "sail") or (cmd["type"] in ("harvest", "resolve") and (_reveals(s, cmd) or s.cs)):
             out[cmd["type"]] = {"revealed": {"count": "each card or token turned face up by this command, in order "

@@ -19,6 +19,7 @@ from .. import kit
 from ..chance import CHANCE_RULE
 from ..kit import Section
 from ..ruleset import Rejected
+from . import solo
 from .effects import RESOURCES, ROLES, amount, has_choice, options
 from .state import ValeriaState, evolve
 
@@ -79,7 +80,8 @@ def _after(d: Draft) -> None:
 WORDS = {"keep_duke": "keep a Duke", "roll_dice": "roll the dice", "change_die": "change a die",
          "announce_roll": "announce the roll", "harvest": "resolve a Citizen", "slay": "slay a Monster",
          "recruit": "recruit a Citizen", "build": "build a Domain", "gain_resource": "gain a Resource",
-         "resolve": "resolve a reward", "sail": "sail", "gain_map": "gain a Map"}
+         "resolve": "resolve a reward", "sail": "sail", "gain_map": "gain a Map",
+         "activate_monster": "activate a Monster stack"}
 
 
 def tier(item: dict) -> int:
@@ -122,6 +124,8 @@ def moment_of(s: ValeriaState) -> str:
         if s.granted:
             return "granted_" + s.granted[0]
         return "cs_actions" if s.cs else "actions"
+    if s.phase in ("monsters", "second_harvest"):  # [BR p.17] the solo variant's phases
+        return s.phase
     return "over"
 
 
@@ -165,6 +169,10 @@ MOMENTS = kit.Moments(of=moment_of, command_words=WORDS, moments={
                                        {action}, _active) for action, words in WORDS.items()},
     "actions": kit.Moment(ACTION, "the active player takes an action ({left} left)", ACTIONS, _active),
     "cs_actions": kit.Moment(ACTION, "the active player takes an action ({left} left)", ACTIONS + CS_ACTIONS, _active),
+    "monsters": kit.Moment(solo.MONSTERS, "you choose how the Monsters the dice activated attack", {"activate_monster"},
+                           _active),
+    "second_harvest": kit.Moment(solo.SECOND_HARVEST, "you resolve the right side of your activated Citizens",
+                                 {"harvest"}, _active),
     "over": kit.Moment(END, "the game is over"),
 }, fields={"left": lambda s, seat: s.actions_left})
 
@@ -362,6 +370,11 @@ def _settle_harvest(d: Draft) -> None:
         if not s.activated:
             _activate(d)
             continue
+        if s.phase == "second_harvest":
+            solo.end_phase(d)  # [BR p.17] the solo End Phase
+            return
+        if s.solo:
+            solo.check_end(d)  # [BR p.17] 'The game ends immediately' (VP-25)
         d.emit("ActionPhaseBegan", actions=2)  # [BR p.8] the active player takes 2 actions
         return
 
@@ -387,7 +400,8 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
     problem = tomes_problem(s, seat, cmd.get("tomes"))
     if problem:
         raise Rejected("NO_TOMES" if not s.cs else "CANNOT_PAY", HARVEST, problem, ruling="VA-22")
-    option = _match(s, seat, item["effect"], cmd.get("choice", []), CS_ROLL if tier(item) == 0 else HARVEST,
+    rule = CS_ROLL if tier(item) == 0 else solo.SECOND_HARVEST if s.phase == "second_harvest" else HARVEST
+    option = _match(s, seat, item["effect"], cmd.get("choice", []), rule,
                     self_card=item["source"], tomes=cmd.get("tomes") or None)
     _resolve_item(d, item, option)
     _settle_harvest(d)
@@ -791,8 +805,13 @@ def _settle_action(d: Draft) -> None:
     from .legal import legal_commands
     while s.granted and not any(c["type"] == s.granted[0] for c in legal_commands(s, s.active)):
         d.emit("GrantLapsed", seat=s.active, action=s.granted[0])  # VP-6: an action nobody can take does nothing
+    if s.solo and not s.granted:
+        solo.check_end(d)  # [BR p.17] 'The game ends immediately', the action finished [BR p.8, p.15] (VP-25)
     if s.actions_left == 0 and not s.granted:
-        _end_turn(d)
+        if s.solo:
+            solo.monsters_phase(d)  # [BR p.17] the Monsters Phase follows the Action Phase
+        else:
+            _end_turn(d)
 
 
 # ---------------------------------------------------------------- End Phase and scoring
@@ -888,7 +907,7 @@ def score(s: ValeriaState) -> dict:
 
 HANDLERS = {"keep_duke": keep_duke, "roll_dice": roll_dice, "change_die": change_die, "announce_roll": announce_roll,
             "harvest": harvest, "slay": slay, "recruit": recruit, "build": build, "gain_resource": gain_resource,
-            "resolve": resolve, "sail": sail, "gain_map": gain_map}
+            "resolve": resolve, "sail": sail, "gain_map": gain_map, "activate_monster": solo.activate_monster}
 
 RULES = kit.Rules(game="Valeria: Card Kingdoms", handlers=HANDLERS, moments=MOMENTS, draft=Draft,
                   over=END, unknown=ACTION, seats=SETUP, table_fields=("dice", "revealed"), server_words="rolls and draws",

@@ -1,4 +1,4 @@
-"""Valeria: Card Kingdoms: creating a game. [BR p.4-5 Game Setup], [BR p.16 5-Player Variant]"""
+"""Valeria: Card Kingdoms: creating a game. [BR p.4-5 Game Setup], [BR p.16 5-Player Variant], [BR p.16 Solo Variant]"""
 from __future__ import annotations
 
 from collections import Counter
@@ -11,6 +11,7 @@ from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .effects import has_choice
+from .state import variants
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
@@ -22,6 +23,7 @@ CS_CONTENT = load_json(__package__, "crimson-seas.json")
 
 SLOTS = ([1], [2], [3], [4], [5], [6], [7], [8], [9, 10], [11, 12])  # [BR p.4] one Citizen type per number
 UNSUPPORTED = "Parley serves the first-edition base game only"
+VARIANTS = ("standard", "solo", "mixed_citizens")
 
 OPTIONS_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -47,8 +49,11 @@ OPTIONS_SCHEMA = {
                        "description": "refused: no expansion is supported by this ruleset (Crimson Seas has its own)"},
         "edition": {"type": "string", "maxLength": 30, "default": "first",
                     "description": "refused unless 'first': the second edition is not supported"},
-        "variant": {"type": "string", "maxLength": 30, "default": "standard",
-                    "description": "refused unless 'standard': solo and mixed Citizens are not supported"},
+        "variant": {"anyOf": [{"type": "string", "maxLength": 30},
+                              {"type": "array", "items": {"type": "string", "maxLength": 30}, "minItems": 1, "maxItems": 2}],
+                    "default": "standard",
+                    "description": "[BR p.16-18] 'standard', 'solo' (1 player against the Dark Lord, VP-19 to VP-25) or "
+                                   "'mixed_citizens' (refused: not supported), or a list of distinct variant names"},
     },
 }
 
@@ -60,10 +65,13 @@ TABLE_SETUP_SCHEMA: dict[str, Any] = {
     "properties": {
         "domains": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 5, "maxItems": 5,
                     "description": "the Domain turned face up on each of the 5 Domain stacks, left to right"},
-        "dukes": {"type": "array", "minItems": 2, "maxItems": 5,
+        "dukes": {"type": "array", "minItems": 1, "maxItems": 5,
                   "items": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 2, "maxItems": 2},
                   "description": "the 2 Dukes dealt to each seat, in seat order"},
         "first_player": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the seat chosen to go first"},
+        "dark_lord": {"type": "string", "maxLength": 41,
+                      "description": "solo variant only: the Duke placed face down above the Monster stacks as the Dark "
+                                     "Lord [BR p.16], one of those not dealt to the player (VP-19)"},
     },
 }
 
@@ -263,7 +271,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
     types = _citizen_types(content, opts, problems)
     areas = _areas(content, opts, problems)
     t = table_setup or {}
-    _check_table_setup(cs, chance, table_setup, n, problems)
+    _check_table_setup(cs, chance, table_setup, n, problems, solo="solo" in variants(opts))
     if problems:
         raise InvalidCreation(problems)
     center = _center(content, cs, n, types, areas)
@@ -281,10 +289,9 @@ def _accepted(cs: bool, players, options, content) -> tuple[dict, dict]:
     problems: list[str] = []
     default = CS_CONTENT if cs else DEFAULT_CONTENT
     n = len(players)
-    if n == 1:
-        problems.append("players: solo play (the Dark Lord variant, BR p.16-18) is not supported; 2 to 5 players")
-    elif not 2 <= n <= 5:
-        problems.append(f"players: Valeria: Card Kingdoms is for 2 to 5 players, not {n}")
+    if not 1 <= n <= 5:
+        problems.append(f"players: Valeria: Card Kingdoms is for 1 (the solo variant) to 5 players, not {n} [BR p.4, p.16]"
+                        if not cs else f"players: Valeria: Card Kingdoms is for 2 to 5 players, not {n}")
     opts = dict(options or {})
     problems += _schema_problems(_options_validator, opts, "options")
     if content is None or content == default:
@@ -305,8 +312,7 @@ def _option_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
                         "cannot be added" + ("" if cs else " (for Crimson Seas create a 'crimson-seas' game)"))
     if opts["edition"] != "first":
         problems.append(f"options.edition: {UNSUPPORTED}; the '{opts['edition']}' edition is not supported")
-    if opts["variant"] != "standard":
-        problems.append(f"options.variant: the '{opts['variant']}' variant is not supported (solo and mixed Citizens are not)")
+    problems += _variant_problems(cs, opts, n)
     if isinstance(opts["first_player"], int) and opts["first_player"] >= n:
         problems.append(f"options.first_player: there is no seat {opts['first_player']} among {n} players")
     if n == 5 and len(content["domains"]) < 20:
@@ -314,7 +320,29 @@ def _option_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
     return problems
 
 
-def _check_table_setup(cs: bool, chance, table_setup: dict | None, n: int, problems: list) -> None:
+def _variant_problems(cs: bool, opts: dict, n: int) -> list[str]:
+    """[BR p.16-18] the variants: solo for exactly one player (VP-21), never with Crimson Seas
+    (VA-4); the mixed Citizens are not served."""
+    problems = []
+    named, chosen = opts["variant"] if isinstance(opts["variant"], list) else [opts["variant"]], variants(opts)
+    if chosen - set(VARIANTS) or len(set(named)) < len(named) or (len(named) > 1 and "standard" in named):
+        return [f"options.variant: {opts['variant']!r} is not a variant: send 'standard', 'solo' or 'mixed_citizens', "
+                "or a list of distinct ones among 'solo' and 'mixed_citizens' [BR p.16-18]"]
+    if "mixed_citizens" in chosen:
+        problems.append("options.variant: the Mixed Citizen variant is not supported [BR p.18] (VP-10)")
+    if cs and ("solo" in chosen or n == 1):
+        problems.append(("options.variant" if "solo" in chosen else "players") + ": solo play is not defined with "
+                        "Crimson Seas, whose setup and powers are for 2 to 5 players and their opponents; for solo create a "
+                        "'valeria-card-kingdoms' game with variant 'solo' [CS Game Setup] (VA-4)")
+    elif "solo" in chosen and n != 1:
+        problems.append(f"options.variant: the solo variant is for one player, not {n} [BR p.16] (VP-21)")
+    elif n == 1 and "solo" not in chosen:
+        problems.append("players: one player plays the solo variant against the Dark Lord: send options.variant 'solo' "
+                        "[BR p.16] (VP-21)")
+    return problems
+
+
+def _check_table_setup(cs: bool, chance, table_setup: dict | None, n: int, problems: list, solo: bool = False) -> None:
     """A table setup only at a table, and there in its form; its Dukes and first player are looked
     at only when nothing else is wrong. Adds to problems."""
     if chance.mode == "table":
@@ -327,6 +355,11 @@ def _check_table_setup(cs: bool, chance, table_setup: dict | None, n: int, probl
             problems.append(f"setup.dukes: two Dukes for each of the {n} seats")
         if not problems and not table_setup["first_player"] < n:
             problems.append(f"setup.first_player: there is no seat {table_setup['first_player']}")
+        if solo and "dark_lord" not in table_setup:
+            problems.append("setup.dark_lord: a solo game at a table needs the Duke placed face down as the Dark Lord "
+                            "[BR p.16] (VP-19)")
+        if not solo and "dark_lord" in table_setup:
+            problems.append("setup.dark_lord: only the solo variant has a Dark Lord [BR p.16]")
     elif table_setup is not None:
         problems.append("setup: only a table-chance game says how the table was set up")
 
@@ -379,7 +412,11 @@ def _deal(content: dict, opts: dict, n: int, chance, t: dict) -> dict:
         first = chance.pick(list(range(n)), 1, told, "setup.first_player")[0]
     else:
         first = opts["first_player"]
-    return {"domain_ids": domain_ids, "up": up, "dukes": dukes, "dealt": dealt, "first": first}
+    dark = []
+    if "solo" in variants(opts):  # [BR p.16] one Duke face down above the Monster stacks: the Dark Lord (VP-19)
+        told = None if "dark_lord" not in t else [t["dark_lord"]]
+        dark = chance.pick(sorted(set(dukes) - set(dealt)), 1, told, "setup.dark_lord")
+    return {"domain_ids": domain_ids, "up": up, "dukes": dukes, "dealt": dealt, "first": first, "dark": dark}
 
 
 def _setup_events(cs: bool, players, opts: dict, content: dict, chance, center: dict, dealt: dict,
@@ -396,7 +433,8 @@ def _setup_events(cs: bool, players, opts: dict, content: dict, chance, center: 
         {"type": "KingdomsFounded", "starters": [[f"{s['id']}@{seat}" for s in content["starters"]] for seat in range(n)],
          "resources": dict(content["starting_resources"])},  # [BR p.4-5]
         {"type": "DukesDealt", "offers": [sorted(dealt["dealt"][2 * i:2 * i + 2]) for i in range(n)],
-         "pool": sorted(set(dealt["dukes"]) - set(dealt["dealt"]))},
+         "pool": sorted(set(dealt["dukes"]) - set(dealt["dealt"]) - set(dealt["dark"]))},
+        *[{"type": "DarkLordPlaced", "duke": duke} for duke in dealt["dark"]],
         *islands,
         {"type": "FirstPlayerChosen", "seat": dealt["first"]},
     ]

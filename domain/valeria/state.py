@@ -95,6 +95,10 @@ class ValeriaState(kit.GameState):
     def cs(self) -> bool:
         return self.expansion == "crimson_seas"
 
+    @property
+    def solo(self) -> bool:
+        return False
+
     def card(self, card_id: str) -> dict:
         return _cards(self)[card_id.split("#")[0].split("@")[0]]
 
@@ -138,6 +142,26 @@ class ValeriaState(kit.GameState):
 
 
 
+@dataclass
+class SoloState(ValeriaState):
+    """The solo variant [BR p.16-18]: a game against the Dark Lord, a Duke face down above the
+    Monster stacks (VP-19), who keeps the Citizens and Domains his Monsters capture. A class of
+    its own, so that the other games' state (and its snapshot form) is unchanged."""
+    dark_lord: str | None = None                                   # hidden from the seat until the end
+    captured: list[str] = field(default_factory=list)              # Citizens and Domains next to the Dark Lord
+    attacks: list[dict[str, Any]] = field(default_factory=list)    # Monsters Phase: {die, value} still to resolve
+
+    @property
+    def solo(self) -> bool:
+        return True
+
+
+def variants(options: dict) -> set[str]:
+    """The variants an options object asks for: 'variant' is a name or a list of names."""
+    v = options.get("variant", "standard")
+    return set(v) if isinstance(v, list) else set() if v == "standard" else {v}
+
+
 # Card indexes by content key, built from the state's own content (never from domain/kit's
 # store, which another request thread may have emptied of it meanwhile).
 _CARDS = kit.LRU(16)
@@ -168,10 +192,18 @@ def initial_state() -> ValeriaState:
 
 
 dump_state = kit.dump
-load_state = kit.loader(ValeriaState)
+_load_base = kit.loader(ValeriaState)
+_load_solo = kit.loader(SoloState)
+
+
+def load_state(data: dict) -> ValeriaState:
+    """A ValeriaState, or a SoloState for a solo game's snapshot (kit.load)."""
+    return _load_solo(data) if "dark_lord" in data else _load_base(data)
 
 
 def evolve(state: ValeriaState, event: dict) -> ValeriaState:
+    if event["type"] == "GameSetUp" and "solo" in variants(event["options"]) and not state.solo:
+        state = SoloState()  # [BR p.16] the solo game: its state has the Dark Lord's part
     return kit.apply(_HANDLERS, state, event)
 
 
@@ -456,6 +488,35 @@ def _game_ended(s, e):
     s.seed = e.get("seed")
     for seat, duke in enumerate(e["dukes"]):
         s.seats[seat].duke = duke
+    if "dark_lord" in e:  # [BR p.17] 'reveal the face of the Dark Lord'
+        s.dark_lord = e["dark_lord"]
+
+
+# -- the solo variant [BR p.16-18] (a SoloState)
+
+def _dark_lord_placed(s, e):
+    s.dark_lord = e.get("duke", "hidden")  # as a seat reads it, the Duke is not in the event (view.redact)
+
+
+def _monsters_phase_began(s, e):
+    s.phase = "monsters"
+    s.attacks = [dict(a) for a in e["attacks"]]
+
+
+def _monster_activated(s, e):
+    s.attacks = [a for a in s.attacks if a["die"] != e["die"]]
+
+
+def _card_captured(s, e):
+    _remove_top(s, e["stack"], e["card"])
+    s.captured.append(e["card"])
+
+
+def _second_harvest_began(s, e):
+    s.phase = "second_harvest"
+    s.items = [dict(i) for i in e["items"]]
+    s.next_item = len(e["items"])
+    s.activated = True
 
 
 _HANDLERS = {
@@ -498,6 +559,11 @@ _HANDLERS = {
     "IslandRefreshed": _island_refreshed,
     "TomesRestored": _tomes_restored,
     "GameEnded": _game_ended,
+    "DarkLordPlaced": _dark_lord_placed,
+    "MonstersPhaseBegan": _monsters_phase_began,
+    "MonsterActivated": _monster_activated,
+    "CardCaptured": _card_captured,
+    "SecondHarvestBegan": _second_harvest_began,
 }
 
 assert set(RESOURCES) <= set(Seat.__dataclass_fields__)

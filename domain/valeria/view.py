@@ -5,13 +5,16 @@ each player sees the two dealt to them and the one they keep; nobody else sees e
 the game ends, when every Duke is revealed for scoring. The face-down Domains and the Dukes
 nobody holds are nobody's: only their counts are shown (the arbiter sees the pools). With
 Crimson Seas so are the Goods and Tome supplies, the Noble deck and the Monster Events face
-down on the Exhausted stack; everything on the Island Board and in a tableau is face up.
+down on the Exhausted stack; everything on the Island Board and in a tableau is face up. In
+the solo variant the Dark Lord's Duke is face down until the end: only the arbiter sees it
+(`dark_lord.duke`, and `DarkLordPlaced` without it); what his Monsters captured is face up.
 """
 from __future__ import annotations
 
 from ..ruleset import ARBITER
 from .rules import moment, points, to_move
-from .state import ValeriaState
+from .solo import columns
+from .state import SoloState, ValeriaState
 
 
 def _sees(viewer, seat) -> bool:
@@ -73,10 +76,18 @@ def view(s: ValeriaState, viewer) -> dict:
         out["bank_maps"] = s.bank_maps
         out["monster_events_face_down"] = s.events_on_top
         out["monster_events"] = {k: {"card": v, "tokens": dict(s.event_tokens.get(v, {}))} for k, v in s.event_at.items()}
+    out.update({"dark_lord": _dark_lord(s, viewer)} if isinstance(s, SoloState) else {})  # [BR p.16] solo
     if viewer == ARBITER:
         out["domain_pool"] = list(s.domain_pool)
         out["duke_pool"] = list(s.duke_pool)
     return out
+
+
+def _dark_lord(s: SoloState, viewer) -> dict:
+    """[BR p.16] the Dark Lord's Duke lies face down until the game is scored ('reveal the face of
+    the Dark Lord', p.17); what his Monsters captured lies face up beside it (VP-19, VP-20)."""
+    return {"duke": s.dark_lord if s.finished or viewer == ARBITER else None, "captured": list(s.captured),
+            "monster_attacks": [dict(a) for a in s.attacks], "columns": columns(s)}
 
 
 def redact(event: dict, viewer) -> dict:
@@ -92,6 +103,8 @@ def redact(event: dict, viewer) -> dict:
                 "pool": len(event["pool"])}
     if t == "DukeKept" and viewer != event["seat"]:
         return {"type": t, "seat": event["seat"]}
+    if t == "DarkLordPlaced":  # [BR p.16] face down (VP-19)
+        return {"type": t}
     return event
 
 

@@ -70,7 +70,8 @@ def mutate_everything(value, seen: set[int]) -> int:
 def points(rid: str, game_no: int, steps: int = 150):
     """(ruleset, state) at every step of a random game (server chance), seeded."""
     ruleset = RULESETS[rid]
-    n = ruleset.min_players + game_no % (ruleset.max_players - ruleset.min_players + 1)
+    low = max(2, ruleset.min_players)  # one player is a variant with its own options (Valeria's solo: tested apart)
+    n = low + game_no % (ruleset.max_players - low + 1)
     rng, seed = random.Random(game_no), hashlib.sha256(f"isolation-{rid}-{game_no}".encode()).hexdigest()
     events = ruleset.setup([f"P{i}" for i in range(n)], None, None, ServerChance(seed, 0), None)
     state = ruleset.initial_state()
