@@ -329,7 +329,8 @@ def _variant_problems(cs: bool, opts: dict, n: int) -> list[str]:
         return [f"options.variant: {opts['variant']!r} is not a variant: send 'standard', 'solo' or 'mixed_citizens', "
                 "or a list of distinct ones among 'solo' and 'mixed_citizens' [BR p.16-18]"]
     if "mixed_citizens" in chosen:
-        problems.append("options.variant: the Mixed Citizen variant is not supported [BR p.18] (VP-10)")
+        problems.append("options.variant: the 'mixed_citizens' variant is not supported: Parley does not serve the "
+                        "Mixed Citizen Variant yet [BR p.18] (VP-10)")
     if cs and ("solo" in chosen or n == 1):
         problems.append(("options.variant" if "solo" in chosen else "players") + ": solo play is not defined with "
                         "Crimson Seas, whose setup and powers are for 2 to 5 players and their opponents; for solo create a "

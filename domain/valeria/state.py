@@ -562,6 +562,7 @@ _HANDLERS = {
     "DarkLordPlaced": _dark_lord_placed,
     "MonstersPhaseBegan": _monsters_phase_began,
     "MonsterActivated": _monster_activated,
+    "MonsterNotActivated": _monster_activated,
     "CardCaptured": _card_captured,
     "SecondHarvestBegan": _second_harvest_began,
 }

@@ -15,11 +15,11 @@ from tests.playouts.test_valeria_playouts import duke_of_valeria
 ID = "valeria-card-kingdoms"
 
 
-def test_valeria_is_listed_for_two_to_five_players_and_refuses_solo_and_expansions(corsairs_client):
+def test_valeria_is_listed_for_one_to_five_players_and_refuses_solo_without_its_option_and_expansions(corsairs_client):
     listed = corsairs_client.get("/rulesets").get_json()["rulesets"]
-    assert {"id": ID, "min_players": 2, "max_players": 5}.items() <= next(r for r in listed if r["id"] == ID).items()
+    assert {"id": ID, "min_players": 1, "max_players": 5}.items() <= next(r for r in listed if r["id"] == ID).items()
     solo = corsairs_client.post("/games", json={"ruleset": ID, "players": [{"name": "A"}]})
-    assert solo.status_code == 422
+    assert solo.status_code == 422 and "options.variant 'solo'" in str(solo.get_json())
     seas = corsairs_client.post("/games", json={"ruleset": ID, "players": [{"name": "A"}, {"name": "B"}],
                                                 "options": {"expansions": ["crimson_seas"]}})
     assert seas.status_code == 422 and "expansions" in str(seas.get_json())

@@ -246,7 +246,9 @@ def test_a_sail_to_amarynth_may_rescue_no_noble():
 
 
 @pytest.mark.parametrize("players, options, words", [
-    (1, None, "solo play (the Dark Lord variant, BR p.16-18) is not supported"),
+    (1, None, "players: solo play is not defined with Crimson Seas"),
+    (1, {"variant": "solo"}, "options.variant: solo play is not defined with Crimson Seas"),
+    (2, {"variant": ["solo"]}, "options.variant: solo play is not defined with Crimson Seas"),
     (2, {"edition": "second"}, "the 'second' edition is not supported"),
     (2, {"variant": "mixed_citizens"}, "the 'mixed_citizens' variant is not supported"),
     (2, {"expansions": ["crimson_seas", "undead_samurai"]}, "['crimson_seas', 'undead_samurai'] cannot be added"),
