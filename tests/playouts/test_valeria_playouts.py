@@ -51,6 +51,8 @@ def places(s) -> list[str]:
         every += x.goods + x.tomes + x.tomes_down + x.nobles
     every += [c for c in s.araby + s.nae + s.amarynth if c] + s.goods_supply + s.tome_supply + s.noble_deck
     every += s.event_pool + list(s.event_at.values())
+    if s.solo:  # [BR p.16-17] the Dark Lord and what his Monsters captured
+        every += [s.dark_lord] + s.captured
     return sorted(every)
 
 
