@@ -195,7 +195,8 @@ def test_take_a_monster_takes_the_top_of_the_leftmost_monster_stack_without_its_
 
 def test_each_die_activates_the_monster_stack_in_its_position():
     """[BR p.17] 'rolling a 1 activates the first (leftmost) Monster stack ... The sum of both dice does
-    not activate that Monster stack.' Knight and Mercenary stacks emptied: no choice left."""
+    not activate that Monster stack.' Knight and Mercenary stacks emptied: no choice left, so each
+    activation resolves by itself (VP-22)."""
     t = SoloTable().empty("knight", "mercenary")
     t.to_actions(1, 3)
     events = t.end_actions()
@@ -206,7 +207,7 @@ def test_each_die_activates_the_monster_stack_in_its_position():
 
 
 def test_doubles_activate_the_stack_twice():
-    """[BR p.17] 'In the case of doubles, that Monster stack is activated twice.'"""
+    """[BR p.17] 'In the case of doubles, that Monster stack is activated twice.' (VP-22)"""
     t = SoloTable().empty("knight")
     t.to_actions(1, 1)
     events = t.end_actions()
@@ -216,7 +217,7 @@ def test_doubles_activate_the_stack_twice():
 
 def test_a_six_activates_a_stack_of_your_choice_never_an_exhausted_one():
     """[BR p.17] 'In the case of 6, a Monster stack of your choice is activated. You may not choose an
-    Exhausted Monster stack.'"""
+    Exhausted Monster stack.' The choice is a command, `activate_monster.stack` (VP-22)."""
     t = SoloTable().empty("hills", "thief", "champion", "alchemist")
     t.to_actions(6, 1)
     events = t.end_actions()
@@ -233,6 +234,7 @@ def test_a_six_activates_a_stack_of_your_choice_never_an_exhausted_one():
 
 
 def test_a_six_in_a_column_with_two_citizen_stacks_names_both():
+    """VP-22: the stack a 6 activates and the Citizen stack it takes from, in one command."""
     t = SoloTable().empty("hills", "ruins", "forest", "valley")
     t.to_actions(6, 5)
     t.do(0, {"type": "gain_resource", "resource": "gold"})
@@ -271,7 +273,7 @@ def test_a_citizen_then_the_domain_is_captured_and_the_next_domain_turned_up():
 def test_a_monster_attacking_an_empty_column_loses_the_game_at_once():
     """[BR p.17] 'If you cannot remove a card from that column because all of the stacks in the column
     are exhausted' ... 'The game ends immediately if a Monster attacks and there are no Citizen or Domain
-    cards in that column... You have lost the game.'"""
+    cards in that column... You have lost the game.'" The Dark Lord is not a seat: no winner (VP-27)."""
     t = SoloTable().empty("monk", "knight", "domain_1")
     t.to_actions(1, 2)
     events = t.end_actions()
@@ -319,7 +321,8 @@ def test_no_citizen_activated_in_the_second_harvest_takes_any_one_resource():
 
 def test_slaying_every_monster_wins_at_once():
     """[BR p.17] 'The game ends immediately if you have slain all of the Monsters... You have won the
-    game.' Before the second action; although the five Monster stacks are exhausted too (VP-25)."""
+    game.' Before the second action; although the five Monster stacks are exhausted too (VP-25). The
+    result (VP-27)."""
     t = SoloTable().empty("ruins", "forest", "valley", "mountains").leave("hills", 1)
     t.to_actions(1, 2)
     t.purse(0, strength=1)
