@@ -359,6 +359,8 @@ def _check_table_setup(cs: bool, chance, table_setup: dict | None, n: int, probl
         if solo and "dark_lord" not in table_setup:
             problems.append("setup.dark_lord: a solo game at a table needs the Duke placed face down as the Dark Lord "
                             "[BR p.16] (VP-19)")
+        if solo and not problems and table_setup["dark_lord"] in [d for pair in table_setup["dukes"] for d in pair]:
+            problems.append("setup.dark_lord: the Dark Lord is one of the Dukes not dealt to you [BR p.5, p.16] (VP-19)")
         if not solo and "dark_lord" in table_setup:
             problems.append("setup.dark_lord: only the solo variant has a Dark Lord [BR p.16]")
     elif table_setup is not None:

@@ -119,8 +119,14 @@ def test_creation_problems_name_the_option_in_a_players_words_with_the_rulebook(
 
 
 def test_the_table_must_report_a_dark_lord_that_was_not_dealt():
+    """VP-19: the unchosen Duke goes 'to the box' [BR p.5]; the Dark Lord is one of the others."""
+    for dealt in ("duke_ash", "duke_bran"):
+        with pytest.raises(InvalidCreation) as info:
+            R.setup(["A"], SOLO, None, TableChance(), {**SETUP, "dark_lord": dealt})
+        assert info.value.problems == ["setup.dark_lord: the Dark Lord is one of the Dukes not dealt to you [BR p.5, p.16] "
+                                       "(VP-19)"]
     with pytest.raises(InvalidCreation) as info:
-        R.setup(["A"], SOLO, None, TableChance(), {**SETUP, "dark_lord": "duke_ash"})
+        R.setup(["A"], SOLO, None, TableChance(), {**SETUP, "dark_lord": "duke_nobody"})
     assert "setup.dark_lord" in str(info.value.problems)
 
 
