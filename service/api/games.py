@@ -208,10 +208,10 @@ def create_game(body: dict):
                       errors={"players": {str(i): {"name": [f"This name {why}."]}
                                           for i, why in refused.items()}})
     if body["content"] is None:
-        check_creation(ruleset, players, body["options"], None)
+        check_creation(ruleset, None)
     else:
         # Validating custom content can hold the CPU for a while: in a native thread (service/serving.py).
-        offload(check_creation, ruleset, players, body["options"], body["content"])
+        offload(check_creation, ruleset, body["content"])
     new = application().create_game(ruleset.id, players, body["chance"], body["options"],
                                     body["content"], body["setup"])
     game = new.game
