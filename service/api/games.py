@@ -154,7 +154,9 @@ class ListedGameSchema(ma.Schema):
     players = ma.fields.List(ma.fields.String(), required=True)
     status = ma.fields.String(required=True, validate=ma.validate.OneOf(["active", "finished"]))
     version = ma.fields.Integer(required=True)
-    created_at = ma.fields.String(required=True)
+    created_at = ma.fields.String(required=True, metadata={
+        "description": "When the game was created: an ISO 8601 timestamp in UTC with its offset, "
+                       "e.g. 2026-12-01T20:56:29.170366+00:00 (the creation event's time)"})
 
 
 class GameListSchema(ma.Schema):
