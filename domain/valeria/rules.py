@@ -539,7 +539,7 @@ def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
         strength += tokens.get("strength", 0)
         magic += tokens.get("magic", 0)
         return {"main": "strength", "amount": max(0, strength - discount(s, seat, "slay")), "magic": magic}
-    if action == "recruit":  # [BR p.9] base cost + 1 per copy of the same name you own
+    if action == "recruit":  # [BR p.9] base cost + 1 per copy of the same name you own (VP-42: mixed stacks too)
         same = sum(1 for c in s.seats[seat].citizens if s.card(c)["name"] == card["name"])
         same = 0 if ignores_plus(s, seat, "recruit") else same
         return {"main": "gold", "amount": max(0, card["cost"] + same - discount(s, seat, "recruit")), "magic": 0}

@@ -492,7 +492,8 @@ def _citizen_stacks(content: dict, per_stack: int, types: list[str]) -> tuple[di
 def _mixed_stacks(content: dict, per_stack: int, types: list[str]) -> tuple[dict, list[str]]:
     """[BR p.18] every type of an Activation number shuffled together, 4 dealt face down (5 at 5 players;
     VP-41: 4 at 2 and 3 players too), the face-up one chosen next (_mixed_tops); those left go back
-    to the box unseen, so they are not listed in it (VP-40). A type whose number is no stack's is boxed."""
+    to the box unseen, so they are not listed in it (VP-40). A type whose number is no stack's is boxed.
+    With Crimson Seas, its Citizens and the base game's alike (VP-45)."""
     citizens = {}
     for slot in SLOTS:
         copies = sum(c["copies"] for c in content["citizens"] if c["activation"] == slot)
