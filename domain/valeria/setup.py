@@ -346,8 +346,9 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
         dealt = _deal(content, opts, n, chance, t)
         if mixed:
             _mixed_tops(center, content, chance, t)
+        events_only = not cs and MONSTER_EVENTS in opts["expansions"]
         islands = [_islands(content, n, chance, t)] if cs else \
-            [{"type": "MonsterEventsSetOut", **_events(content["monster_events"], n)}] if "monster_events" in content else []
+            [{"type": "MonsterEventsSetOut", **_events(content["monster_events"], n)}] if events_only else []
     except Rejected as r:
         raise InvalidCreation([r.detail]) from None
     return _setup_events(cs, players, opts, content, chance, center, dealt, islands)
