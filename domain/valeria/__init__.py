@@ -12,8 +12,17 @@ rule, where each is enforced and tested. Card data is content (content/schema.js
 powers are written in the effect language of effects.py; the default set is invented reference
 content, labelled as not the printed cards. Hidden information: see view.py; a seat's dry
 run is decided on the game as that seat may imagine it, what it cannot see re-dealt by
-hidden.py. Not supported (refused at creation): solo play, the mixed-Citizens variant, the
-second edition and every expansion but Crimson Seas.
+hidden.py. Not supported (refused at creation): solo play, the second edition and every
+expansion but Crimson Seas and its Monster Events.
+
+Two printed variants are options of both rulesets' games. The Mixed Citizen Variant
+(options.variant "mixed_citizens", [BR p.18]): each Citizen stack is every type of one
+Activation number shuffled, 4 face down (5 at 5 players) under 1 face up; a face-down Citizen
+is nobody's (a placeholder in the state) until the one above it is taken, when it is drawn from
+those of that number not in sight (VP-40 to VP-42, VP-45). Crimson Seas' Monster Events on the
+base game on their own (options.expansions ["monster_events"], [CS Monster Event Cards]):
+the Monster Event rules below and no other part of the expansion, the cards from the
+content's 'monster_events' or Crimson Seas' reference content (VP-43, VP-44).
 
 CRIMSON_SEAS is the same engine with the expansion on (../shared/rules/crimson-seas.txt): the
 Island Board and its setup, sixes feeding Exekratys, the Coxswain replacing "take any one
