@@ -38,7 +38,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from .. import kit
-from ..ruleset import Status
+from ..ruleset import Status, Variant
 from . import hidden, legal, rules, state, view
 from . import setup as _setup
 from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS
@@ -52,6 +52,19 @@ def status(s: state.ValeriaState) -> Status:
     return Status(finished=False, to_move=rules.to_move(s), phase=s.phase)
 
 
+# The variants the base rulebook prints [BR p.16-18], and Crimson Seas' Monster Events on their own.
+FIVE_PLAYERS = Variant("5-Player Variant", kit.Section("5-Player Variant", book="BR", page="16"), {}, 5, 5,
+                       "Played whenever there are 5 players: 6 Monsters and 6 Citizens a stack, Domain stacks of 4, "
+                       "and the Resting Player, who does not harvest.")
+MIXED_CITIZENS = Variant("Mixed Citizen Variant", kit.Section("Mixed Citizen Variant", book="BR", page="18"),
+                         {"variant": "mixed_citizens"}, 2, 5,
+                         "Every Citizen type of an activation number shuffled into one stack: 4 face down (5 at five "
+                         "players) under 1 face up; the face-down Citizens are secret until turned up.")
+MONSTER_EVENTS = Variant("Monster Events", kit.Section("Monster Event Cards", book="CS"),
+                         {"expansions": ["monster_events"]}, 2, 5,
+                         "Crimson Seas' Monster Events on the base game, without the rest of the expansion: one a "
+                         "player on the Exhausted stack, turned up when a Center stack empties.")
+
 RULESET = kit.ruleset(
     id=_setup.RULESET_ID,
     version=_setup.RULESET_VERSION,
@@ -63,6 +76,7 @@ RULESET = kit.ruleset(
             "out or enough stacks are exhausted wins.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas=COMMAND_SCHEMAS,
+    variants=(FIVE_PLAYERS, MIXED_CITIZENS, MONSTER_EVENTS),
     setup=_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )
 
@@ -82,5 +96,6 @@ CRIMSON_SEAS = kit.ruleset(
             "and Monster Events waiting on the Exhausted stack.",
     table_setup_schema=_setup.CS_TABLE_SETUP_SCHEMA,
     command_schemas=CS_COMMAND_SCHEMAS,
+    variants=(FIVE_PLAYERS, MIXED_CITIZENS),  # mixed Citizens with Crimson Seas: docs/rulings.md
     setup=_cs_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )
