@@ -14,6 +14,7 @@ Identity and documentation
                      checks bodies against them before decide(), so they must admit every legal
                      command and say nothing secret
     table_setup_schema  JSON Schema of what a table-chance game states at creation, or None
+    variants         the variants the rulebook prints, each chosen by creation options (Variant)
 
 Lifecycle (all pure; nothing here does I/O or reads a clock)
     setup(players, options, content, chance, table_setup) -> list[Event]
@@ -65,6 +66,8 @@ event of type "GameEnded" (the game list relies on it). Commands are plain dicts
 """
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -102,11 +105,51 @@ class Rejected(Exception):
 
 
 class InvalidCreation(Exception):
-    """A game cannot be created as asked: every problem is listed."""
+    """A game cannot be created as asked: every problem is listed.
+
+    Each problem is one line, "field: what is wrong [Section]": the part of the request at
+    fault, the words a player understands, and, where the rulebook has one, the section it
+    enforces in square brackets (the id of a ruling it applies may follow, in parentheses). `causes` reads
+    those parts back for the answer, so every game writes its problems one way."""
 
     def __init__(self, problems: list[str]):
         super().__init__("; ".join(problems))
         self.problems = problems
+
+    @property
+    def causes(self) -> list[dict]:
+        return [cause(p) for p in self.problems]
+
+
+_FIELD = re.compile(r"^([A-Za-z_][\w.\[\]\-]*): ")
+_CITATION = re.compile(r"(?<![\w\]\[])\[([^\[\]]+)\]")  # "[BR p.4]", not the index of "monsters[the_deep]"
+_RULING = re.compile(r"\b([A-Z]{2}-[A-Z]{0,2}\d+)\b")
+
+
+def _is_literal(text: str) -> bool:
+    """A list a schema problem quotes ("9 is not one of [3, 4]"), not a citation."""
+    try:
+        ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False
+    return True
+
+
+def cause(problem: str) -> dict:
+    """One creation problem's parts: field, detail and, where cited, section and ruling."""
+    match = _FIELD.match(problem)
+    field_, detail = (match.group(1), problem[match.end():]) if match else ("", problem)
+    inner = _FIELD.match(detail) if field_ == "content" else None
+    if inner:  # "content: coins[x].skills: ..." names a field inside the content
+        field_, detail = f"content.{inner.group(1)}", detail[inner.end():]
+    out = {"field": field_, "detail": detail}
+    sections = [c for c in _CITATION.findall(detail) if not _is_literal(f"[{c}]")]
+    if sections:
+        out["section"] = "; ".join(dict.fromkeys(sections))
+    rulings = _RULING.findall(detail)
+    if rulings:
+        out["ruling"] = ", ".join(dict.fromkeys(rulings))
+    return out
 
 
 @dataclass(frozen=True)
@@ -115,6 +158,20 @@ class Status:
     to_move: list[int] = field(default_factory=list)  # seats whose decision it is now
     phase: str = ""
     result: dict | None = None  # when finished: winners, reason, standings, tie_breaks
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A way to play that the rulebook prints beside its standard game, and how a creation
+    chooses it: `options` are the creation options that turn it on (with the values shown; a
+    number stands for any the option's schema admits), for `min_players`..`max_players`."""
+
+    name: str
+    section: str  # the rulebook section that prints it (a kit.Section)
+    options: Mapping[str, Any]
+    min_players: int
+    max_players: int
+    summary: str
 
 
 @dataclass(eq=False, repr=False)
@@ -152,6 +209,7 @@ class Ruleset(Generic[S]):
     status: Callable[[S], Status]
     dump_state: Callable[[S], dict]
     load_state: Callable[[dict], S]
+    variants: tuple[Variant, ...] = ()  # the printed variants, each a creation option
 
     def __repr__(self) -> str:
         return f"Ruleset({self.id!r}, version {self.version!r})"

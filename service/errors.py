@@ -50,6 +50,18 @@ CODES = {
 }
 
 
+class CauseSchema(ma.Schema):
+    """One thing wrong with a creation request (INVALID_GAME)."""
+
+    field = ma.fields.String(required=True, metadata={
+        "description": "The part of the request at fault: 'players', 'options.first_player', "
+                       "'content.coins', 'setup.track'... ('' when the problem is the whole request)"})
+    detail = ma.fields.String(required=True, metadata={"description": "What is wrong, in a player's words"})
+    section = ma.fields.String(metadata={
+        "description": "The rulebook section the check enforces, where the rulebook has one"})
+    ruling = ma.fields.String(metadata={"description": "The ruling id(s) in docs/rulings.md the check applies"})
+
+
 class ProblemSchema(ma.Schema):
     """RFC 9457 problem details, as Parley sends them (extension members may be added)."""
 
@@ -65,6 +77,8 @@ class ProblemSchema(ma.Schema):
     section = ma.fields.String(metadata={"description": "Rulebook section enforced (422 rules rejections)"})
     ruling = ma.fields.String(metadata={"description": "Ruling id in docs/rulings.md, when the rule is ours"})
     problems = ma.fields.List(ma.fields.String(), metadata={"description": "Every problem found (INVALID_GAME, INVALID_COMMAND)"})
+    causes = ma.fields.List(ma.fields.Nested(CauseSchema), metadata={
+        "description": "INVALID_GAME: the same problems, one object each, in the same order"})
     errors = ma.fields.Dict(metadata={"description": "Fields that failed validation (400)"})
     version = ma.fields.Integer(metadata={"description": "The game's current version (409, 412)"})
 
@@ -147,7 +161,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(InvalidCreation)
     def _invalid_creation(error: InvalidCreation):
         return problem_response(422, "The game cannot be created as asked: see 'problems'.",
-                                "INVALID_GAME", problems=list(error.problems))
+                                "INVALID_GAME", problems=list(error.problems), causes=error.causes)
 
     from service.seeds import SeedUnavailable
 

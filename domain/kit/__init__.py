@@ -170,30 +170,35 @@ def schema_problems(validator: jsonschema.Validator, data, where: str) -> list[s
     return out
 
 
-# Custom contents found valid against a schema lately (schema identity, content fingerprint):
-# the service checks a creation's content before setup() checks it again, and validating the
-# same content against the same schema twice would only double its cost.
-_VALID = LRU(64)
+# Custom contents checked against a schema lately: (schema identity, content fingerprint) -> the
+# problems found (none when valid). The service checks a creation's content (in a native thread,
+# service/serving.py offload) before setup() checks it again, and validating the same content
+# against the same schema twice would only double its cost; a repeated invalid content costs one
+# validation too.
+_CHECKED = LRU(64)
 
 
-def mark_valid(schema: dict, content) -> None:
-    """Remember that `content` has no problem against `schema` (the same dict object)."""
-    _VALID.setdefault((id(schema), content_key(content)), True)
+def check_custom_content(schema: dict, content) -> list[str]:
+    """custom_content_problems against `schema` (the ruleset's content schema, the same dict
+    object its setup() validates with), remembered for setup()."""
+    return custom_content_problems(jsonschema.Draft202012Validator(schema), content)
 
 
 def custom_content_problems(validator: jsonschema.Validator, content) -> list[str]:
     """Custom content's problems at creation: content over the byte cap is refused on its size
     alone, before a validation whose cost grows with it (nested effects cost seconds per
-    hundred KiB); otherwise every way it breaks its schema (none, without validating again,
-    when it was just found valid against the same schema: mark_valid)."""
+    hundred KiB); otherwise every way it breaks its schema, validated once for the same
+    content and schema (the second asker gets what the first found)."""
     too_big = content_size_problems(content)
     if too_big:
         return too_big
-    if (id(validator.schema), content_key(content)) in _VALID:
-        return []
+    key = (id(validator.schema), content_key(content))
+    try:
+        return list(_CHECKED.get(key))
+    except KeyError:
+        pass
     found = schema_problems(validator, content, "content")
-    if not found:
-        mark_valid(validator.schema, content)
+    _CHECKED.setdefault(key, tuple(found))
     return found
 
 

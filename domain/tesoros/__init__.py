@@ -16,7 +16,7 @@ card in content reuses one of the five printed effects).
 from __future__ import annotations
 
 from .. import kit
-from ..ruleset import Status
+from ..ruleset import Status, Variant
 from . import hidden, legal, rules, state, view
 from . import setup as _setup
 from .commands import COMMAND_SCHEMAS
@@ -31,6 +31,18 @@ def status(s: state.TesorosState) -> Status:
     return Status(finished=False, to_move=rules.to_move(s), phase=phase)
 
 
+VARIANTS = (  # [Variants]: "The pact of the waves ... may be combined with the next two."
+    Variant("The pact of the waves", kit.Section("Variants"), {"pact_of_the_waves": 4}, 2, 4,
+            "The table decides how many Event cards are in the match (0 to all of the content's): a shorter game. "
+            "Combines with either of the other two."),
+    Variant("Scanning the horizon", kit.Section("Variants"), {"scanning_the_horizon": True}, 2, 4,
+            "The next Event card lies face up; each Anchor triggers the revealed one. Not with Chaos on "
+            "the high seas."),
+    Variant("Chaos on the high seas", kit.Section("Variants"), {"chaos_on_the_high_seas": True}, 2, 4,
+            "After dealing, the Event cards are shuffled into the Play deck and resolve when drawn. Not "
+            "with Scanning the horizon."),
+)
+
 RULESET = kit.ruleset(
     id=_setup.RULESET_ID,
     version=_setup.RULESET_VERSION,
@@ -43,5 +55,6 @@ RULESET = kit.ruleset(
             "event runs wins.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas=COMMAND_SCHEMAS,
+    variants=VARIANTS,
     setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status, hidden=hidden,
 )

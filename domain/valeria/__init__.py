@@ -12,10 +12,19 @@ rule, where each is enforced and tested. Card data is content (content/schema.js
 powers are written in the effect language of effects.py; the default set is invented reference
 content, labelled as not the printed cards. Hidden information: see view.py; a seat's dry
 run is decided on the game as that seat may imagine it, what it cannot see re-dealt by
-hidden.py. The Solo Variant (one player, `variant: "solo"`) is played as printed against the
-Dark Lord, his Duke hidden until the end: solo.py. Not supported (refused at creation): the
-mixed-Citizens variant, the second edition and every expansion but Crimson Seas (which refuses
-solo play too, VA-4).
+hidden.py. Not supported (refused at creation): the second edition and every expansion but
+Crimson Seas and its Monster Events.
+
+Three printed variants are options of the base game (the first two of Crimson Seas too). The
+Mixed Citizen Variant (options.variant "mixed_citizens", [BR p.18]): each Citizen stack is every
+type of one Activation number shuffled, 4 face down (5 at 5 players) under 1 face up; a
+face-down Citizen is nobody's (a placeholder in the state) until the one above it is taken, when
+it is drawn from those of that number not in sight (VP-40 to VP-42, VP-45). Crimson Seas'
+Monster Events on the base game on their own (options.expansions ["monster_events"], [CS Monster
+Event Cards]): the Monster Event rules below and no other part of the expansion, the cards from
+the content's 'monster_events' or Crimson Seas' reference content (VP-43, VP-44). The Solo
+Variant (one player, options.variant "solo", [BR p.16-18]), not with Crimson Seas (VA-4): played
+as printed against the Dark Lord, his Duke hidden until the end (solo.py, VP-19 to VP-27).
 
 CRIMSON_SEAS is the same engine with the expansion on (../shared/rules/crimson-seas.txt): the
 Island Board and its setup, sixes feeding Exekratys, the Coxswain replacing "take any one
@@ -31,7 +40,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from .. import kit
-from ..ruleset import Status
+from ..ruleset import Status, Variant
 from . import hidden, legal, rules, state, view
 from . import setup as _setup
 from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS, SOLO_COMMAND_SCHEMAS
@@ -45,6 +54,23 @@ def status(s: state.ValeriaState) -> Status:
     return Status(finished=False, to_move=rules.to_move(s), phase=s.phase)
 
 
+# The variants the base rulebook prints [BR p.16-18], and Crimson Seas' Monster Events on their own.
+FIVE_PLAYERS = Variant("5-Player Variant", kit.Section("5-Player Variant", book="BR", page="16"), {}, 5, 5,
+                       "Played whenever there are 5 players: 6 Monsters and 6 Citizens a stack, Domain stacks of 4, "
+                       "and the Resting Player, who does not harvest.")
+SOLO = Variant("Solo Variant", kit.Section("Solo Variant", book="BR", page="16"), {"variant": "solo"}, 1, 1,
+               "One player against the Dark Lord, a Duke face down above the Monster stacks: each round the dice also "
+               "send the Monsters of their positions to capture Citizens and Domains for him, and a Second Harvest "
+               "pays your Citizens' right side.")
+MIXED_CITIZENS = Variant("Mixed Citizen Variant", kit.Section("Mixed Citizen Variant", book="BR", page="18"),
+                         {"variant": "mixed_citizens"}, 2, 5,
+                         "Every Citizen type of an activation number shuffled into one stack: 4 face down (5 at five "
+                         "players) under 1 face up; the face-down Citizens are secret until turned up.")
+MONSTER_EVENTS = Variant("Monster Events", kit.Section("Monster Event Cards", book="CS"),
+                         {"expansions": ["monster_events"]}, 2, 5,
+                         "Crimson Seas' Monster Events on the base game, without the rest of the expansion: one a "
+                         "player on the Exhausted stack, turned up when a Center stack empties.")
+
 RULESET = kit.ruleset(
     id=_setup.RULESET_ID,
     version=_setup.RULESET_VERSION,
@@ -56,6 +82,7 @@ RULESET = kit.ruleset(
             "out or enough stacks are exhausted wins. One player plays the Solo Variant against the Dark Lord.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas={**COMMAND_SCHEMAS, **SOLO_COMMAND_SCHEMAS},
+    variants=(FIVE_PLAYERS, SOLO, MIXED_CITIZENS, MONSTER_EVENTS),
     setup=_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )
 
@@ -75,5 +102,6 @@ CRIMSON_SEAS = kit.ruleset(
             "and Monster Events waiting on the Exhausted stack.",
     table_setup_schema=_setup.CS_TABLE_SETUP_SCHEMA,
     command_schemas=CS_COMMAND_SCHEMAS,
+    variants=(FIVE_PLAYERS, MIXED_CITIZENS),  # mixed Citizens with Crimson Seas: docs/rulings.md
     setup=_cs_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )

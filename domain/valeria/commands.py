@@ -18,7 +18,8 @@ TABLE = {
     "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 2, "maxItems": 2,
              "description": "table chance only: the two dice rolled"},
     "revealed": {"type": "array", "items": ID, "maxItems": 10,
-                 "description": "table chance only: each Domain turned face up by this command, in order"},
+                 "description": "table chance only: each card turned face up by this command, in order (a Domain, a "
+                                "Monster Event, a mixed stack's Citizen by type, ...: see table inputs)"},
 }
 MAGIC = {"type": "integer", "minimum": 0, "maximum": 99, "default": 0,
          "description": "Magic tokens standing in for Strength (slay) or Gold (recruit, build); at least one token of "

@@ -14,7 +14,8 @@ A card's power is a small JSON tree (content/schema.json, $defs/effect):
     take_monster "random"      a random Monster of a chosen opponent's, no reward  [BR p.19]
   In the solo variant "take from a single player" takes from the Bank, and "take a Monster" the
   top card of the leftmost Monster stack [BR p.16-17] (VP-24).
-Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt):
+Crimson Seas adds ([CS] = ../shared/rules/crimson-seas.txt); without its island board (the
+Monster Events on their own) what needs the board or its Maps finds nothing (VP-44):
     gain {map: expr}           Maps from the Bank, as many as are left            [CS Gain a Map], VA-35
     take_island kind           a face-up Goods, Tome or Noble, free; then refresh  [CS Icons]
     add_tokens {resource, cap} a token from the Bank onto this card               [CS Leviathan]
@@ -126,6 +127,9 @@ def _gain(s, seat, arg, purse, ctx):
     got = {r: amount(s, seat, e, ctx[1]) for r, e in arg.items()}
     if "map" in got:
         got["map"] = min(got["map"], s.bank_maps)  # VA-35: the Maps are finite
+        if not s.cs and arg["map"]:  # VP-44: no Maps without Crimson Seas; the branch is no choice
+            yield [], [("gain", got), ("lost",)], _plus(purse, got)
+            return
     yield [], [("gain", got)], _plus(purse, got)
 
 
@@ -274,12 +278,18 @@ def _take_monster(s, seat, arg, purse, ctx):
 def _action(s, seat, arg, purse, ctx):
     """action kind: a reward may grant an additional action, not one of the two [BR p.15]; outside
     the Action Phase there is none to take (VP-6)."""
+    if arg in ("sail", "gain_map") and not s.cs:  # VP-44: no such action without Crimson Seas
+        yield [], [("lost",)], purse
+        return
     yield [], ([("grant", arg)] if s.phase == "action" else []), purse
 
 
 def _offer_exekratys(s, seat, arg, purse, ctx):
     """offer_exekratys n: (the rule, not a card) a token of choice into Exekratys [CS Roll Phase]."""
     have = [r for r in RESOURCES if purse[r] > 0]
+    if not s.cs:  # VP-44: no Exekratys without the island board
+        yield [], [("lost",)], purse
+        return
     if not have:  # VA-8: place what you can; none is fine
         yield [], [], purse
     for r in have:

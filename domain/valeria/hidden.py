@@ -38,7 +38,14 @@ hidden is copied from the real state:
    in sight (the Monster Events set out and those boxed are one pool, `events_on_top` of them
    counted face down), so they are put in canonical order and what a dry run turns up comes
    from the fresh seed.
-4. A Monster taken at random from another player (VP-18, [BR p.19] "take a random Monster
+   The Monster Events on the base game on their own (VP-43) are the same pool, set out by
+   `MonsterEventsSetOut` instead of `IslandsLaidOut`.
+4. The face-down Citizens of the Mixed Citizen Variant. [BR p.18] "Citizens that are face down
+   are not public knowledge and may not be revealed until the Citizen directly above it has
+   been taken by a player." The state holds a placeholder for each (VP-40), no identity and no
+   order, and the Citizens not in sight are computed from what is in sight: nothing to re-deal.
+   The Citizen a dry run turns up is drawn from the fresh seed.
+5. A Monster taken at random from another player (VP-18, [BR p.19] "take a random Monster
    from any one player"): the Victory stacks are face up and the draw is the fresh seed's.
 5. The Dark Lord (solo variant, VP-19). [BR p.16] "randomly place one Duke face down above the
    Monster stacks. This traitorous Duke is the Dark Lord"; [BR p.17] "reveal the face of the

@@ -27,7 +27,7 @@ from .rules import (
     tome_type,
 )
 from .solo import targets
-from .state import SoloState, ValeriaState
+from .state import MIXED, SoloState, ValeriaState
 
 # table_inputs fields that are turned up from a hidden pool, which only the host token reports
 # (docs/rulings.md TM-1): face-down cards and tokens. The dice are the rolling seat's.
@@ -166,14 +166,27 @@ def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
 def _reveals(s: ValeriaState, cmd: dict) -> bool:
     if cmd["type"] == "resolve" and any("take_monster" in json.dumps(p["effect"]) for p in s.pending):
         return True  # [BR p.19] a Monster drawn at random
-    return "domain" in str(cmd.get("stack", "")) or any("domain_" in str(x) for x in cmd.get("choice", []) or [])
+    named = [str(cmd.get("stack", ""))] + [str(x) for x in cmd.get("choice", []) or []]
+    return any(x.startswith(("domain_", MIXED)) for x in named)
+
+
+def _may_reveal(s: ValeriaState, cmd: dict) -> bool:
+    """Whether the command may turn a face-down card up: a Domain, a mixed stack's Citizen (VP-40), a
+    Monster Event on a stack it empties, the Crimson Seas supplies, a Monster drawn at random."""
+    if cmd["type"] in ("build", "slay", "sail"):
+        return True
+    if cmd["type"] == "recruit":
+        return s.events_on or str(cmd["stack"]).startswith(MIXED)
+    return cmd["type"] in ("harvest", "resolve") and (_reveals(s, cmd) or s.events_on)
 
 
 def table_inputs(s: ValeriaState, seat: int) -> dict:
-    """What a table-mode client may have to add: the dice rolled, and each Domain turned face up."""
+    """What a table-mode client may have to add: the dice rolled, and each card turned face up."""
     if s.chance_mode != "table" or seat not in to_move(s):
         return {}
     out: dict[str, dict] = {}
+    kinds = "the face-down Domains" + (", the face-down Citizens of the mixed stacks (by type)" if _mixed(s) else "") \
+        + (", the Monster Events" if s.events_on else "") + (", the Goods and Tomes supplies and Noble deck" if s.cs else "")
     for cmd in legal_commands(s, seat):
         if s.solo and cmd["type"] in SOLO_REVEALING:
             out[cmd["type"]] = {"revealed": {"count": "each Domain turned face up by this command, in order (none when "
@@ -183,10 +196,12 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
                                                      "follows the last action"}}
         elif cmd["type"] == "roll_dice":
             out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice"}}
-        elif cmd["type"] in ("build", "slay", "sail") or (cmd["type"] in ("harvest", "resolve") and (_reveals(s, cmd) or s.cs)):
+        elif _may_reveal(s, cmd):
             out[cmd["type"]] = {"revealed": {"count": "each card or token turned face up by this command, in order "
                                                       "(none when nothing face down is turned up)",
-                                             "from": "the face-down Domains" + (", Monster Events, Goods and Tomes supplies "
-                                                                                "and Noble deck" if s.cs else "")
-                                                     + ", or the Victory stack a Monster is drawn from at random"}}
+                                             "from": kinds + ", or the Victory stack a Monster is drawn from at random"}}
     return out
+
+
+def _mixed(s: ValeriaState) -> bool:
+    return any(st.startswith(MIXED) for st in s.citizens)

@@ -21,7 +21,7 @@ from ..kit import Section
 from ..ruleset import Rejected
 from . import solo
 from .effects import RESOURCES, ROLES, amount, has_choice, options
-from .state import ValeriaState, evolve
+from .state import FACE_DOWN, ValeriaState, evolve, lowest_copies
 
 SETUP = Section("Game Setup", book="BR", page="5")
 ROLL = Section("Roll Phase", book="BR", page="7")
@@ -289,12 +289,12 @@ def announce_roll(d: Draft, seat: int, cmd: dict) -> None:
         for _ in range(0 if immune else values.count(6)):
             items.append(_item(n, s.active, "exekratys", {"offer_exekratys": 1}, tier=0))
             n += 1
-        # [CS Monster Event Cards] instructions at the end of the Roll Phase: once by number, or as written
-        for _stack, ev in sorted(s.event_at.items()):
-            card = s.card(ev)
-            if card.get("on_roll") and (not card["activation"] or any(v in card["activation"] for v in values)):
-                items.append(_item(n, s.active, ev, card["on_roll"], tier=0))
-                n += 1
+    # [CS Monster Event Cards] instructions at the end of the Roll Phase: once by number, or as written
+    for _stack, ev in sorted(s.event_at.items()):
+        card = s.card(ev)
+        if card.get("on_roll") and (not card["activation"] or any(v in card["activation"] for v in values)):
+            items.append(_item(n, s.active, ev, card["on_roll"], tier=0))
+            n += 1
     d.emit("HarvestBegan", dice=[a, b], values=values, items=items)
     _settle_harvest(d)
 
@@ -465,9 +465,13 @@ def _after_taken(d: Draft, stack: str) -> None:
     if stack in s.domains and s.domains[stack]["down"] > 0:
         d.emit("DomainRevealed", stack=stack, card=d.reveal())
         return
+    if stack in s.citizens and s.top(stack) == FACE_DOWN:
+        # [BR p.18] a face-down Citizen is revealed once the Citizen above it is taken (VP-40)
+        d.emit("CitizenRevealed", stack=stack, card=_reveal_citizen(d, stack))
+        return
     if s.top(stack) is not None:
         return
-    if s.cs and s.events_on_top > 0:
+    if s.events_on_top > 0:
         # [CS Action Phase] the top card of the Exhausted stack is a Monster Event: face up, it may be slain
         ev = d.reveal(s.event_pool)
         d.emit("EventRevealed", stack=stack, card=ev)
@@ -476,6 +480,17 @@ def _after_taken(d: Draft, stack: str) -> None:
             _apply(d, s.active, options(s, s.active, on_reveal, self_card=ev)[0][1], ev)
     elif stack not in s.exhausted:
         d.emit("StackExhausted", stack=stack, card_placed=s.exhausted_pile > 0)
+
+
+def _reveal_citizen(d: Draft, stack: str) -> str:
+    """The face-down Citizen turned up: one of those not in sight (VP-40), by the server's seed, or
+    named by the table in 'revealed' by type (its lowest copy not in sight) or a copy's id."""
+    pool = d.s.citizen_pool(stack)
+    if d.chance.mode != "table":
+        return d.reveal(pool)
+    lowest = lowest_copies(pool)
+    got = d.reveal(sorted(set(lowest) | set(pool)))
+    return lowest.get(got, got)
 
 
 def _slots(s: ValeriaState, island: str) -> list:
@@ -538,7 +553,7 @@ def price(s: ValeriaState, seat: int, action: str, stack: str) -> dict:
         strength += tokens.get("strength", 0)
         magic += tokens.get("magic", 0)
         return {"main": "strength", "amount": max(0, strength - discount(s, seat, "slay")), "magic": magic}
-    if action == "recruit":  # [BR p.9] base cost + 1 per copy of the same name you own
+    if action == "recruit":  # [BR p.9] base cost + 1 per copy of the same name you own (VP-42: mixed stacks too)
         same = sum(1 for c in s.seats[seat].citizens if s.card(c)["name"] == card["name"])
         same = 0 if ignores_plus(s, seat, "recruit") else same
         return {"main": "gold", "amount": max(0, card["cost"] + same - discount(s, seat, "recruit")), "magic": 0}

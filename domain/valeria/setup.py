@@ -1,4 +1,6 @@
-"""Valeria: Card Kingdoms: creating a game. [BR p.4-5 Game Setup], [BR p.16 5-Player Variant], [BR p.16 Solo Variant]"""
+"""Valeria: Card Kingdoms: creating a game. [BR p.4-5 Game Setup], [BR p.16 5-Player Variant],
+[BR p.16 Solo Variant], [BR p.18 Mixed Citizen Variant], [CS Monster Event Cards] (the Monster
+Events on their own)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -11,7 +13,7 @@ from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .effects import has_choice
-from .state import variants
+from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
@@ -23,7 +25,8 @@ CS_CONTENT = load_json(__package__, "crimson-seas.json")
 
 SLOTS = ([1], [2], [3], [4], [5], [6], [7], [8], [9, 10], [11, 12])  # [BR p.4] one Citizen type per number
 UNSUPPORTED = "Parley serves the first-edition base game only"
-VARIANTS = ("standard", "solo", "mixed_citizens")
+VARIANTS = ("solo", "mixed_citizens")        # the rulebook's [BR p.16-18]
+MONSTER_EVENTS = "monster_events"            # [CS Monster Event Cards] 'can be played independent'
 
 OPTIONS_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -46,14 +49,19 @@ OPTIONS_SCHEMA = {
                           "description": "VA-B4: a Duke's '1 VP per N of each resource' floors each resource apart, "
                                          "or the pooled total"},
         "expansions": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 10, "default": [],
-                       "description": "refused: no expansion is supported by this ruleset (Crimson Seas has its own)"},
+                       "description": "['monster_events']: Crimson Seas' Monster Events on the base game, without the "
+                                      "rest of the expansion [CS Monster Event Cards] (VP-43); in crimson-seas "
+                                      "['crimson_seas'] and 'monster_events' change nothing (they are in it); any other "
+                                      "expansion is refused"},
         "edition": {"type": "string", "maxLength": 30, "default": "first",
                     "description": "refused unless 'first': the second edition is not supported"},
         "variant": {"anyOf": [{"type": "string", "maxLength": 30},
-                              {"type": "array", "items": {"type": "string", "maxLength": 30}, "minItems": 1, "maxItems": 2}],
+                              {"type": "array", "items": {"type": "string", "maxLength": 30}, "minItems": 1,
+                               "maxItems": 2, "uniqueItems": True}],
                     "default": "standard",
-                    "description": "[BR p.16-18] 'standard', 'solo' (1 player against the Dark Lord, VP-19 to VP-25) or "
-                                   "'mixed_citizens' (refused: not supported), or a list of distinct variant names"},
+                    "description": "'standard', 'solo' (1 player against the Dark Lord [BR p.16-18], VP-19 to VP-27), "
+                                   "'mixed_citizens' (the Mixed Citizen Variant [BR p.18], VP-40), or a list of distinct "
+                                   "names among those two (not both yet)"},
     },
 }
 
@@ -72,6 +80,9 @@ TABLE_SETUP_SCHEMA: dict[str, Any] = {
         "dark_lord": {"type": "string", "maxLength": 41,
                       "description": "solo variant only: the Duke placed face down above the Monster stacks as the Dark "
                                      "Lord [BR p.16], one of those not dealt to the player (VP-19)"},
+        "citizens": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 10, "maxItems": 10,
+                     "description": "Mixed Citizen Variant only [BR p.18]: the Citizen dealt face up on each stack, for "
+                                    "Activation 1 to 8, 9/10 and 11/12, by its type (or a copy's id)"},
     },
 }
 
@@ -130,13 +141,54 @@ def _edition_problems(content: dict, cs: bool) -> list[str]:
         problems.append("content.crimson_seas: the island board, the Coxswain, the Nobles and the Monster Events are needed")
     if not cs and ("crimson_seas" in content or any(m.get("plus") or m["type"] == "warden" for m in content["monsters"])):
         problems.append("content: Crimson Seas cards (the island board, '+' Monsters, Wardens) need the crimson-seas ruleset")
+    if cs and "monster_events" in content:
+        problems.append("content.monster_events: Crimson Seas content carries its Monster Events in crimson_seas.monster_events")
+    if not cs:
+        problems += event_problems(content.get("monster_events", []))
     return problems
+
+
+# What needs the Crimson Seas island board or its Maps: no such thing without it (VP-44).
+_ISLAND_NODES = ("take_island", "offer_exekratys")
+
+
+def _needs_island(effect) -> bool:
+    if isinstance(effect, list):
+        return any(_needs_island(e) for e in effect)
+    if not isinstance(effect, dict):
+        return False
+    for k, v in effect.items():
+        if k in _ISLAND_NODES or (k == "gain" and isinstance(v, dict) and "map" in v) \
+                or (k == "action" and v in ("sail", "gain_map")):
+            return True
+        if _needs_island(v):
+            return True
+    return False
+
+
+def event_problems(events: list[dict]) -> list[str]:
+    """[CS Monster Event Cards] 'can be played independent from the rest of this expansion': on the
+    base game a Monster Event reads without the island board only if what it says of Maps, Goods,
+    Tomes, Nobles, Exekratys or Sail is one branch of a choice with another branch that needs
+    none of them (that branch is then the choice, VP-44); anything else is refused."""
+    out = []
+    for k, e in enumerate(events):
+        for part in ("reward", "on_roll", "on_reveal"):
+            effect = e.get(part)
+            if effect is None or not _needs_island(effect):
+                continue
+            branches = effect.get("choose")
+            if not (isinstance(branches, list) and any(not _needs_island(b) for b in branches)):
+                out.append(f"content.monster_events[{k}].{part}: '{e['name']}' needs the Crimson Seas island board or its "
+                           "Maps, which the Monster Events on their own do not bring [CS Monster Event Cards] (VP-44)")
+    return out
 
 
 def _card_ids(content: dict) -> list[str]:
     """The id of every card (and of every Crimson Seas token type), each as often as it is given."""
     ids = ([c["id"] for c in content["starters"]] + [c["id"] for c in content["citizens"]]
            + [m["id"] for m in content["monsters"]] + [d["id"] for d in content["domains"]] + [d["id"] for d in content["dukes"]])
+    ids += [e["id"] for e in content.get("monster_events", [])]
     if "crimson_seas" in content:
         x = content["crimson_seas"]
         ids += [x["coxswain"]["id"]] + [n["id"] for n in x["nobles"]] + [e["id"] for e in x["monster_events"]]
@@ -214,6 +266,8 @@ def _misplaced_actions(content: dict, cs: bool) -> list[str]:
         harvest.append(("crimson_seas.coxswain", [x["coxswain"]["on_turn"], x["coxswain"]["off_turn"]]))
         harvest += [(f"crimson_seas.monster_events[{k}]", [e.get("on_roll"), e.get("on_reveal")])
                     for k, e in enumerate(x["monster_events"])]
+    harvest += [(f"monster_events[{k}]", [e.get("on_roll"), e.get("on_reveal")])
+                for k, e in enumerate(content.get("monster_events", []))]
     for where, effects in harvest:
         if _grants(effects):
             out.append(f"content.{where}: an additional action is granted only by a reward in the Action Phase [BR p.15]")
@@ -251,8 +305,17 @@ def _printed_island(x: dict) -> list[str]:
     return out
 
 
+def with_events(content: dict) -> dict:
+    """The content a base game with the Monster Events on their own is played with: its own
+    'monster_events', or else the Crimson Seas reference content's [CS Monster Event Cards] (VP-43)."""
+    if "monster_events" in content:
+        return content
+    return {**content, "monster_events": CS_CONTENT["crimson_seas"]["monster_events"]}
+
+
 kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
 kit.check_shipped(_content_validator, CS_CONTENT, lambda c: content_problems(c, cs=True))
+kit.check_shipped(_content_validator, with_events(DEFAULT_CONTENT), content_problems)
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
@@ -264,23 +327,47 @@ def setup_crimson_seas(players: list[str], options: dict | None, content: dict |
     return _setup(True, players, options, content, chance, table_setup)
 
 
+def variants(opts: dict) -> list[str]:
+    """The variants an options' `variant` names: none for 'standard'."""
+    v = opts["variant"]
+    return [] if v == "standard" else [v] if isinstance(v, str) else list(v)
+
+
 def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dict]:
     n = len(players)
     opts, content = _accepted(cs, players, options, content)
     problems = _option_problems(cs, opts, content, n)
-    types = _citizen_types(content, opts, problems)
+    mixed = "mixed_citizens" in variants(opts)
+    if not cs and MONSTER_EVENTS in opts["expansions"]:
+        content = _played_with_events(content, problems)
+    types = [] if mixed else _citizen_types(content, opts, problems)
     areas = _areas(content, opts, problems)
     t = table_setup or {}
-    _check_table_setup(cs, chance, table_setup, n, problems, solo="solo" in variants(opts))
+    _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts))
     if problems:
         raise InvalidCreation(problems)
-    center = _center(content, cs, n, types, areas)
+    center = _center(content, cs, n, types, areas, mixed)
     try:
         dealt = _deal(content, opts, n, chance, t)
-        islands = [_islands(content, n, chance, t)] if cs else []
+        if mixed:
+            _mixed_tops(center, content, chance, t)
+        events_only = not cs and MONSTER_EVENTS in opts["expansions"]
+        islands = [_islands(content, n, chance, t)] if cs else \
+            [{"type": "MonsterEventsSetOut", **_events(content["monster_events"], n)}] if events_only else []
     except Rejected as r:
         raise InvalidCreation([r.detail]) from None
     return _setup_events(cs, players, opts, content, chance, center, dealt, islands)
+
+
+def _played_with_events(content: dict, problems: list) -> dict:
+    """The content with the Monster Events it plays (VP-43), its ids still unique. Adds to problems."""
+    played = with_events(content)
+    if played is not content:
+        dup = sorted(set(_card_ids(content)) & {e["id"] for e in played["monster_events"]})
+        if dup:
+            problems.append(f"content: the Crimson Seas reference Monster Events played with it (VP-43) repeat the ids {dup}; "
+                            "give the content its own 'monster_events'")
+    return played
 
 
 def _accepted(cs: bool, players, options, content) -> tuple[dict, dict]:
@@ -307,12 +394,15 @@ def _accepted(cs: bool, players, options, content) -> tuple[dict, dict]:
 def _option_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
     """What these options ask for that this ruleset does not serve, or these players cannot use."""
     problems = []
-    if opts["expansions"] and not (cs and opts["expansions"] == ["crimson_seas"]):
-        problems.append(f"options.expansions: {UNSUPPORTED}{' and Crimson Seas' if cs else ''}; {opts['expansions']} "
-                        "cannot be added" + ("" if cs else " (for Crimson Seas create a 'crimson-seas' game)"))
+    asked = opts["expansions"]
+    known = {"crimson_seas", MONSTER_EVENTS} if cs else {MONSTER_EVENTS}
+    if len(set(asked)) != len(asked) or not set(asked) <= known:
+        problems.append(f"options.expansions: {UNSUPPORTED}{' and Crimson Seas' if cs else ''}, with Crimson Seas' Monster "
+                        f"Events on their own ('monster_events'); {asked} cannot be added"
+                        + ("" if cs else " (for Crimson Seas create a 'crimson-seas' game)") + " [CS Monster Event Cards]")
     if opts["edition"] != "first":
         problems.append(f"options.edition: {UNSUPPORTED}; the '{opts['edition']}' edition is not supported")
-    problems += _variant_problems(cs, opts, n)
+    problems += _variant_problems(cs, opts, content, n)
     if isinstance(opts["first_player"], int) and opts["first_player"] >= n:
         problems.append(f"options.first_player: there is no seat {opts['first_player']} among {n} players")
     if n == 5 and len(content["domains"]) < 20:
@@ -320,38 +410,64 @@ def _option_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
     return problems
 
 
-def _variant_problems(cs: bool, opts: dict, n: int) -> list[str]:
-    """[BR p.16-18] the variants: solo for exactly one player (VP-21), never with Crimson Seas
-    (VA-4); the mixed Citizens are not served."""
+def _variant_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
+    """[BR p.16-18] the variants the rulebook prints: the Mixed Citizen Variant and the Solo Variant
+    are played, solo for exactly one player (VP-21) and never with Crimson Seas (VA-4)."""
     problems = []
-    named, chosen = opts["variant"] if isinstance(opts["variant"], list) else [opts["variant"]], variants(opts)
-    if chosen - set(VARIANTS) or len(set(named)) < len(named) or (len(named) > 1 and "standard" in named):
-        return [f"options.variant: {opts['variant']!r} is not a variant: send 'standard', 'solo' or 'mixed_citizens', "
-                "or a list of distinct ones among 'solo' and 'mixed_citizens' [BR p.16-18]"]
-    if "mixed_citizens" in chosen:
-        problems.append("options.variant: the 'mixed_citizens' variant is not supported: Parley does not serve the "
-                        "Mixed Citizen Variant yet [BR p.18] (VP-10)")
-    if cs and ("solo" in chosen or n == 1):
-        problems.append(("options.variant" if "solo" in chosen else "players") + ": solo play is not defined with "
-                        "Crimson Seas, whose setup and powers are for 2 to 5 players and their opponents; for solo create a "
-                        "'valeria-card-kingdoms' game with variant 'solo' [CS Game Setup] (VA-4)")
-    elif "solo" in chosen and n != 1:
-        problems.append(f"options.variant: the solo variant is for one player, not {n} [BR p.16] (VP-21)")
-    elif n == 1 and "solo" not in chosen:
-        problems.append("players: one player plays the solo variant against the Dark Lord: send options.variant 'solo' "
-                        "[BR p.16] (VP-21)")
+    names = variants(opts)
+    for name in names:
+        if name == "standard":
+            problems.append("options.variant: 'standard' is sent alone, not in a list of variants [BR p.16-18]")
+        elif name not in VARIANTS:
+            problems.append(f"options.variant: '{name}' is not a variant: send 'standard', 'solo' or 'mixed_citizens', "
+                            "or a list of distinct ones among 'solo' and 'mixed_citizens' [BR p.16-18]")
+    problems += _solo_problems(cs, names, n, opts["expansions"])
+    if "mixed_citizens" in names:
+        if opts["citizen_types"] is not None:
+            problems.append("options.citizen_types: 'take all of the Citizen Types with the same Activation number and "
+                            "shuffle them together': the Mixed Citizen Variant uses every type; leave it null [BR p.18] (VP-41)")
+        clash = sorted({m["area"] for m in content["monsters"] if m["area"].startswith(MIXED)})
+        if clash:
+            problems.append(f"content.monsters: an Area id may not start with '{MIXED}' in the Mixed Citizen Variant: {clash}")
     return problems
 
 
-def _check_table_setup(cs: bool, chance, table_setup: dict | None, n: int, problems: list, solo: bool = False) -> None:
+def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str]) -> list[str]:
+    """[BR p.16] the Solo Variant: one player and variant 'solo', never one without the other (VP-21);
+    not with Crimson Seas nor its Monster Events (VA-4); not yet with the Mixed Citizen Variant."""
+    if cs and ("solo" in names or n == 1):
+        return [("options.variant" if "solo" in names else "players") + ": solo play is not defined with Crimson Seas, "
+                "whose setup and powers are for 2 to 5 players and their opponents; for solo create a "
+                "'valeria-card-kingdoms' game with variant 'solo' [CS Game Setup] (VA-4)"]
+    if "solo" in names and n != 1:
+        return [f"options.variant: the solo variant is for one player, not {n} [BR p.16] (VP-21)"]
+    if n == 1 and "solo" not in names:
+        return ["players: one player plays the solo variant against the Dark Lord: send options.variant 'solo' "
+                "[BR p.16] (VP-21)"]
+    if "solo" in names and MONSTER_EVENTS in expansions:
+        return ["options.expansions: solo play is not defined with Crimson Seas' Monster Events, set out one per player "
+                "and turning up where the Dark Lord's Monsters capture [CS Monster Event Cards] (VA-4)"]
+    if "solo" in names and "mixed_citizens" in names:
+        return ["options.variant: the Solo Variant is not played with the Mixed Citizen Variant yet: send one of "
+                "them [BR p.16, p.18]"]
+    return []
+
+
+def _check_table_setup(cs: bool, mixed: bool, chance, table_setup: dict | None, n: int, problems: list,
+                       solo: bool = False) -> None:
     """A table setup only at a table, and there in its form; its Dukes and first player are looked
     at only when nothing else is wrong. Adds to problems."""
     if chance.mode == "table":
         if table_setup is None:
             problems.append("setup: a table-chance game needs the Domains turned up, the Dukes dealt and the first player, "
-                            "in 'setup'")
+                            "in 'setup'" + (", and the Citizen dealt face up on each stack, in 'citizens'" if mixed else ""))
             return
         problems += _schema_problems(_cs_table_validator if cs else _table_validator, table_setup, "setup")
+        if mixed and "citizens" not in table_setup:
+            problems.append("setup.citizens: 'then deal 1 Citizen face up on top of the stack': name the Citizen face up on "
+                            "each stack, for Activation 1 to 8, 9/10 and 11/12 [BR p.18]")
+        if not mixed and "citizens" in table_setup:
+            problems.append("setup.citizens: only the Mixed Citizen Variant deals Citizens face up at setup [BR p.18]")
         if not problems and len(table_setup["dukes"]) != n:
             problems.append(f"setup.dukes: two Dukes for each of the {n} seats")
         if not problems and not table_setup["first_player"] < n:
@@ -367,13 +483,12 @@ def _check_table_setup(cs: bool, chance, table_setup: dict | None, n: int, probl
         problems.append("setup: only a table-chance game says how the table was set up")
 
 
-def _center(content: dict, cs: bool, n: int, types: list[str], areas: list[str]) -> dict:
+def _center(content: dict, cs: bool, n: int, types: list[str], areas: list[str], mixed: bool) -> dict:
     """The Monster and Citizen stacks of the Center, and the cards left in the box."""
     five = n == 5
     per_stack = 6 if five else 5
     box: list[str] = []
     monsters: dict[str, list[str]] = {}
-    citizens: dict[str, list[str]] = {}
     # [BR p.4] Monsters: highest Strength at the bottom; [BR p.16] the 5-player cards only at 5
     by = {m["id"]: m for m in content["monsters"]}
     # VA-B3: ties by id; [CS New Monster Icons] the Warden directly above the Boss
@@ -391,14 +506,45 @@ def _center(content: dict, cs: bool, n: int, types: list[str], areas: list[str])
     for m in content["monsters"]:
         if m["area"] not in areas:
             box += [f"{m['id']}#{k}" for k in range(1, m["copies"] + m["five_player_copies"] + 1)]
+    citizens, boxed = (_mixed_stacks if mixed else _citizen_stacks)(content, per_stack, types)
+    return {"monsters": monsters, "citizens": citizens, "box": box + boxed}
+
+
+def _citizen_stacks(content: dict, per_stack: int, types: list[str]) -> tuple[dict, list[str]]:
+    """[BR p.4] one stack per chosen type, 1 of 6 removed (none at 5 players); the rest boxed."""
+    citizens, box = {}, []
     for c in content["citizens"]:
         copies = [f"{c['id']}#{k}" for k in range(1, c["copies"] + 1)]
         if c["id"] in types:
-            citizens[c["id"]] = copies[:per_stack]   # [BR p.4] remove 1 of 6 (none at 5 players)
+            citizens[c["id"]] = copies[:per_stack]
             box += copies[per_stack:]
         else:
             box += copies
-    return {"monsters": monsters, "citizens": citizens, "box": box}
+    return citizens, box
+
+
+def _mixed_stacks(content: dict, per_stack: int, types: list[str]) -> tuple[dict, list[str]]:
+    """[BR p.18] every type of an Activation number shuffled together, 4 dealt face down (5 at 5 players;
+    VP-41: 4 at 2 and 3 players too), the face-up one chosen next (_mixed_tops); those left go back
+    to the box unseen, so they are not listed in it (VP-40). A type whose number is no stack's is boxed.
+    With Crimson Seas, its Citizens and the base game's alike (VP-45)."""
+    citizens = {}
+    for slot in SLOTS:
+        copies = sum(c["copies"] for c in content["citizens"] if c["activation"] == slot)
+        citizens[mixed_stack(slot)] = [FACE_DOWN] * min(per_stack - 1, copies - 1)
+    box = [f"{c['id']}#{k}" for c in content["citizens"] if c["activation"] not in SLOTS for k in range(1, c["copies"] + 1)]
+    return citizens, box
+
+
+def _mixed_tops(center: dict, content: dict, chance, t: dict) -> None:
+    """[BR p.18] 'then deal 1 Citizen face up on top of the stack': from the server's seed, or as the
+    table says (by type or copy id), in the order of the stacks."""
+    told = t.get("citizens")
+    for i, (stack, pile) in enumerate(center["citizens"].items()):
+        slot = [int(x) for x in stack.removeprefix(MIXED).split("_")]
+        pool = sorted(f"{c['id']}#{k}" for c in content["citizens"] if c["activation"] == slot
+                      for k in range(1, c["copies"] + 1))
+        pile.append(pick_citizen(chance, pool, None if told is None else told[i], "setup.citizens"))
 
 
 def _deal(content: dict, opts: dict, n: int, chance, t: dict) -> dict:
@@ -443,6 +589,21 @@ def _setup_events(cs: bool, players, opts: dict, content: dict, chance, center: 
     ]
 
 
+def pick_citizen(chance, pool: list[str], told: str | None, field: str) -> str:
+    """A Citizen turned face up from the copies not in sight: drawn by the server, or named by the
+    table by its type (the lowest such copy) or a copy's id."""
+    if chance.mode != "table":
+        return chance.pick(pool, 1, None, field)[0]
+    lowest = lowest_copies(pool)
+    got = chance.pick(sorted(set(lowest) | set(pool)), 1, None if told is None else [told], field)[0]
+    return lowest.get(got, got)
+
+
+def _events(events: list[dict], n: int) -> dict:
+    """[CS Monster Event Cards] one face down per player on top of the Exhausted stack (VP-1: no order)."""
+    return {"events_on_top": min(n, len(events)), "event_pool": sorted(e["id"] for e in events)}
+
+
 def _islands(content: dict, n: int, chance, t: dict) -> dict:
     """[CS Game Setup] the Island Board, 2 Maps and a Coxswain each, the Monster Events on the Exhausted stack."""
     x = content["crimson_seas"]
@@ -457,9 +618,7 @@ def _islands(content: dict, n: int, chance, t: dict) -> dict:
             "amarynth": amarynth, "noble_deck": sorted(set(nobles) - set(amarynth)),
             "exekratys": dict(x["exekratys_start"]),
             "bank_maps": x["maps"]["total"] - n * x["maps"]["per_player"], "maps_each": x["maps"]["per_player"],
-            "coxswains": [f"{x['coxswain']['id']}@{i}" for i in range(n)],
-            # [CS Monster Event Cards] one face down per player on top of the Exhausted stack (VP-1: no order)
-            "events_on_top": min(n, len(x["monster_events"])), "event_pool": sorted(e["id"] for e in x["monster_events"])}
+            "coxswains": [f"{x['coxswain']['id']}@{i}" for i in range(n)], **_events(x["monster_events"], n)}
 
 
 def _citizen_types(content: dict, opts: dict, problems: list) -> list[str]:

@@ -6,6 +6,12 @@ Face-down Domains and the Dukes nobody holds are kept as sorted pools (`domain_p
 pool when one is flipped face up (server seed or table, in decide). Each copy of a card has
 its own id: `<type>#<k>` for Citizens and Monsters, `<starter>@<seat>` for Starters.
 
+In the Mixed Citizen Variant [BR p.18] a Citizen stack is `mixed_<activation>` (`mixed_1`,
+`mixed_9_10`) and its face-down cards are FACE_DOWN, a placeholder: which Citizen lies there is
+nobody's (VP-40), so the state holds no identity and no order. The Citizens of that Activation
+number not in sight are `citizen_pool(stack)`, computed from the content and what is in sight;
+one is chosen when the card above is taken (server seed, or the table's `revealed`).
+
 clone(), dump_state and load_state are kit's (domain/kit/snapshot.py): the copy goes as deep
 as each field's type says, so the types must stay true; the content and options are shared.
 """
@@ -16,6 +22,9 @@ from typing import Any
 
 from .. import kit
 from .effects import RESOURCES
+
+FACE_DOWN = "face_down"   # a face-down Citizen of a mixed stack [BR p.18] (a Citizen's id has a '#')
+MIXED = "mixed_"          # the prefix of a mixed stack's id
 
 
 @dataclass
@@ -99,6 +108,21 @@ class ValeriaState(kit.GameState):
     def solo(self) -> bool:
         return False
 
+    @property
+    def events_on(self) -> bool:
+        """Monster Events are played: with Crimson Seas, or on their own [CS Monster Event Cards]."""
+        return self.cs or "monster_events" in self.options.get("expansions", [])
+
+    def citizen_pool(self, stack: str) -> list[str]:
+        """The Citizens of a mixed stack's Activation number not in sight (face down on it or back
+        in the box, VP-40): every copy the content has, less those in the Center, the tableaux,
+        the box and banished. Sorted: it has no order."""
+        slot = [int(x) for x in stack.removeprefix(MIXED).split("_")]
+        seen = {c for pile in self.citizens.values() for c in pile} | set(self.box) | set(self.banished)
+        seen |= {c for x in self.seats for c in x.citizens}
+        return sorted(f"{c['id']}#{k}" for c in self.content["citizens"] if c["activation"] == slot
+                      for k in range(1, c["copies"] + 1) if f"{c['id']}#{k}" not in seen)
+
     def card(self, card_id: str) -> dict:
         return _cards(self)[card_id.split("#")[0].split("@")[0]]
 
@@ -136,6 +160,8 @@ class ValeriaState(kit.GameState):
         now (a Starter, a Monster Event or a stack under a Monster Event has none)."""
         card = self.card(card_id)
         stack = card["id"] if card["kind"] == "citizen" else card.get("area") if card["kind"] == "monster" else None
+        if card["kind"] == "citizen" and mixed_stack(card["activation"]) in self.citizens:
+            stack = mixed_stack(card["activation"])  # [BR p.18] the stack of its Activation number
         if stack is None or stack in self.event_at or (stack not in self.citizens and stack not in self.monsters):
             return None
         return stack
@@ -162,6 +188,19 @@ def variants(options: dict) -> set[str]:
     return set(v) if isinstance(v, list) else set() if v == "standard" else {v}
 
 
+def mixed_stack(activation: list[int]) -> str:
+    """The id of the mixed stack of an Activation number [BR p.18]: mixed_1 ... mixed_9_10, mixed_11_12."""
+    return MIXED + "_".join(map(str, activation))
+
+
+def lowest_copies(pool: list[str]) -> dict[str, str]:
+    """Citizen type -> its lowest copy in the pool: what a table names by type stands for."""
+    out: dict[str, str] = {}
+    for c in sorted(pool, key=lambda c: (c.split("#")[0], int(c.split("#")[1]))):
+        out.setdefault(c.split("#")[0], c)
+    return out
+
+
 # Card indexes by content key, built from the state's own content (never from domain/kit's
 # store, which another request thread may have emptied of it meanwhile).
 _CARDS = kit.LRU(16)
@@ -184,6 +223,8 @@ def _index_cards(c: dict) -> dict:
             out[n["id"]] = {**n, "kind": "noble"}
         for e in x["monster_events"]:
             out[e["id"]] = {**e, "kind": "monster", "event": True, "area": None}
+    for e in c.get("monster_events", []):  # the Monster Events on their own [CS Monster Event Cards]
+        out[e["id"]] = {**e, "kind": "monster", "event": True, "area": None}
     return out
 
 
@@ -416,6 +457,15 @@ def _islands_laid_out(s, e):
         x.maps = e["maps_each"]
 
 
+def _monster_events_set_out(s, e):
+    s.event_pool = list(e["event_pool"]) if isinstance(e["event_pool"], list) else []
+    s.events_on_top = e["events_on_top"]
+
+
+def _citizen_revealed(s, e):
+    s.citizens[e["stack"]][-1] = e["card"]   # [BR p.18] the Citizen under the one taken turns face up
+
+
 def _offered(s, e):
     _add(s, e["seat"], {e["resource"]: 1}, -1)
     s.exekratys[e["resource"]] += 1
@@ -553,6 +603,8 @@ _HANDLERS = {
     "TokensAdded": _tokens_added,
     "CitizenFlipped": _citizen_flipped,
     "EventRevealed": _event_revealed,
+    "MonsterEventsSetOut": _monster_events_set_out,
+    "CitizenRevealed": _citizen_revealed,
     "ExhaustedCardPlaced": _exhausted_card_placed,
     "IslandBought": _island_bought,
     "ExekratysTaken": _exekratys_taken,

@@ -5,9 +5,13 @@ each player sees the two dealt to them and the one they keep; nobody else sees e
 the game ends, when every Duke is revealed for scoring. The face-down Domains and the Dukes
 nobody holds are nobody's: only their counts are shown (the arbiter sees the pools). With
 Crimson Seas so are the Goods and Tome supplies, the Noble deck and the Monster Events face
-down on the Exhausted stack; everything on the Island Board and in a tableau is face up. In
-the solo variant the Dark Lord's Duke is face down until the end: only the arbiter sees it
-(`dark_lord.duke`, and `DarkLordPlaced` without it); what his Monsters captured is face up.
+down on the Exhausted stack; everything on the Island Board and in a tableau is face up.
+The Monster Events on their own (options.expansions ["monster_events"]) are shown as with
+Crimson Seas: how many lie face down, and those face up with their tokens. In the Mixed Citizen
+Variant [BR p.18] a face-down Citizen is shown as "face_down" under the face-up ones, for
+everyone, the arbiter too: the state holds no identity for it (VP-40). In the solo variant the
+Dark Lord's Duke is face down until the end: only the arbiter sees it (`dark_lord.duke`, and
+`DarkLordPlaced` without it); what his Monsters captured is face up.
 """
 from __future__ import annotations
 
@@ -21,25 +25,29 @@ def _sees(viewer, seat) -> bool:
     return viewer in (ARBITER, seat)
 
 
+def _seat(s: ValeriaState, i: int, viewer) -> dict:
+    x = s.seats[i]
+    seat = {"seat": i, "name": x.name, "gold": x.gold, "strength": x.strength, "magic": x.magic,
+            "victory_point_tokens": x.vp, "citizens": list(x.citizens), "domains": list(x.domains),
+            "victory": list(x.victory), "has_kept_duke": x.duke is not None}
+    if s.finished or _sees(viewer, i):
+        seat["duke"] = x.duke
+        seat["duke_offer"] = list(x.offer)
+    if s.cs:
+        seat.update({"maps": x.maps, "goods": list(x.goods), "tomes": list(x.tomes), "tomes_face_down": list(x.tomes_down),
+                     "nobles": list(x.nobles), "flipped": list(x.flipped)})
+    elif s.events_on:  # [CS Skeleton Army] a Citizen flipped face down
+        seat["flipped"] = list(x.flipped)
+    if s.finished:
+        seat["points"] = points(s, i)
+    return seat
+
+
 def view(s: ValeriaState, viewer) -> dict:
     if not s.seats:
         return {}
-    seats = []
-    for i, x in enumerate(s.seats):
-        seat = {"seat": i, "name": x.name, "gold": x.gold, "strength": x.strength, "magic": x.magic,
-                "victory_point_tokens": x.vp, "citizens": list(x.citizens), "domains": list(x.domains),
-                "victory": list(x.victory), "has_kept_duke": x.duke is not None}
-        if s.finished or _sees(viewer, i):
-            seat["duke"] = x.duke
-            seat["duke_offer"] = list(x.offer)
-        if s.cs:
-            seat.update({"maps": x.maps, "goods": list(x.goods), "tomes": list(x.tomes), "tomes_face_down": list(x.tomes_down),
-                         "nobles": list(x.nobles), "flipped": list(x.flipped)})
-        if s.finished:
-            seat["points"] = points(s, i)
-        seats.append(seat)
     out = {
-        "seats": seats,
+        "seats": [_seat(s, i, viewer) for i in range(len(s.seats))],
         "phase": s.phase,
         "turn": s.turn,
         "first_player": s.first,
@@ -74,6 +82,7 @@ def view(s: ValeriaState, viewer) -> dict:
                           "tome_supply": len(s.tome_supply), "noble_deck": len(s.noble_deck),
                           "failed": list(s.island_failed)}
         out["bank_maps"] = s.bank_maps
+    if s.events_on:
         out["monster_events_face_down"] = s.events_on_top
         out["monster_events"] = {k: {"card": v, "tokens": dict(s.event_tokens.get(v, {}))} for k, v in s.event_at.items()}
     out.update({"dark_lord": _dark_lord(s, viewer)} if isinstance(s, SoloState) else {})  # [BR p.16] solo
@@ -98,6 +107,8 @@ def redact(event: dict, viewer) -> dict:
         return {**event, "domain_pool": len(event["domain_pool"])}
     if t == "IslandsLaidOut":  # the supplies, the Noble deck and which Monster Events are set out are nobody's
         return {**event, **{k: len(event[k]) for k in ("goods_supply", "tome_supply", "noble_deck", "event_pool")}}
+    if t == "MonsterEventsSetOut":  # which Monster Events are set out is nobody's
+        return {**event, "event_pool": len(event["event_pool"])}
     if t == "DukesDealt":
         return {"type": t, "offers": [o if viewer == i else len(o) for i, o in enumerate(event["offers"])],
                 "pool": len(event["pool"])}

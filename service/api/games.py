@@ -154,7 +154,9 @@ class ListedGameSchema(ma.Schema):
     players = ma.fields.List(ma.fields.String(), required=True)
     status = ma.fields.String(required=True, validate=ma.validate.OneOf(["active", "finished"]))
     version = ma.fields.Integer(required=True)
-    created_at = ma.fields.String(required=True)
+    created_at = ma.fields.String(required=True, metadata={
+        "description": "When the game was created: an ISO 8601 timestamp in UTC with its offset, "
+                       "e.g. 2026-12-01T20:56:29.170366+00:00 (the creation event's time)"})
 
 
 class GameListSchema(ma.Schema):
@@ -208,10 +210,10 @@ def create_game(body: dict):
                       errors={"players": {str(i): {"name": [f"This name {why}."]}
                                           for i, why in refused.items()}})
     if body["content"] is None:
-        check_creation(ruleset, players, body["options"], None)
+        check_creation(ruleset, None)
     else:
         # Validating custom content can hold the CPU for a while: in a native thread (service/serving.py).
-        offload(check_creation, ruleset, players, body["options"], body["content"])
+        offload(check_creation, ruleset, body["content"])
     new = application().create_game(ruleset.id, players, body["chance"], body["options"],
                                     body["content"], body["setup"])
     game = new.game

@@ -5,9 +5,7 @@ The server seed is never shown before the game is finished.
 """
 from __future__ import annotations
 
-from domain.adjudication import schema_problems
-from domain.kit import content_size_problems, mark_valid
-from domain.ruleset import InvalidCreation
+from domain.kit import check_custom_content
 from service.api import viewer_for
 from service.game import Game
 
@@ -64,18 +62,10 @@ def event_entry(game: Game, stored, caller: int | str) -> dict:
     return entry
 
 
-def check_creation(ruleset, players: list[str], options, content) -> None:
-    problems = []
-    if not ruleset.min_players <= len(players) <= ruleset.max_players:
-        problems.append(f"players: {ruleset.name} takes {ruleset.min_players} to "
-                        f"{ruleset.max_players} players, not {len(players)}.")
-    if options is not None:
-        problems += schema_problems(ruleset.options_schema, options, "options")
+def check_creation(ruleset, content) -> None:
+    """Check custom content against the ruleset's schema before setup() runs (the caller runs
+    this in a native thread: it can hold the CPU, service/serving.py offload). Nothing is
+    refused here: the kit remembers what it found, and setup() lists it with every other
+    problem of the creation in one refusal."""
     if content is not None:
-        # refused on its size alone when over the cap: validating it first costs more (kit)
-        found = content_size_problems(content) or schema_problems(ruleset.content_schema, content, "content")
-        if not found:
-            mark_valid(ruleset.content_schema, content)  # setup() need not validate it again (kit)
-        problems += found
-    if problems:
-        raise InvalidCreation(problems)
+        check_custom_content(ruleset.content_schema, content)

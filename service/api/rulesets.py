@@ -24,6 +24,16 @@ class RulesetListSchema(ma.Schema):
     rulesets = ma.fields.List(ma.fields.Nested(RulesetSummarySchema), required=True)
 
 
+class VariantSchema(ma.Schema):
+    name = ma.fields.String(required=True, metadata={"description": "As the rulebook names it"})
+    section = ma.fields.String(required=True, metadata={"description": "The rulebook section that prints it"})
+    options = ma.fields.Dict(required=True, metadata={
+        "description": "The creation options that choose it (a number stands for any value the option admits)"})
+    min_players = ma.fields.Integer(required=True)
+    max_players = ma.fields.Integer(required=True)
+    summary = ma.fields.String(required=True)
+
+
 class RulesetSchema(RulesetSummarySchema):
     options_schema = ma.fields.Dict(required=True, metadata={
         "description": "JSON Schema of the creation options (house rules), with defaults"})
@@ -33,6 +43,8 @@ class RulesetSchema(RulesetSummarySchema):
         "description": "The reference content used when a game is created without any"})
     setup_schema = ma.fields.Dict(required=True, allow_none=True, metadata={
         "description": "Table mode: JSON Schema of the setup outcomes sent as 'setup' at creation"})
+    variants = ma.fields.List(ma.fields.Nested(VariantSchema), required=True, metadata={
+        "description": "Every variant the rulebook prints, and the creation options that choose it"})
     commands = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Dict(), required=True,
                               metadata={"description": "JSON Schema of each command body, by type"})
 
@@ -68,4 +80,10 @@ def get_ruleset(ruleset_id: str):
     return {**summary(ruleset), "options_schema": ruleset.options_schema,
             "content_schema": ruleset.content_schema, "default_content": ruleset.default_content,
             "setup_schema": getattr(ruleset, "table_setup_schema", None),
+            "variants": [variant_answer(v) for v in ruleset.variants],
             "commands": ruleset.command_schemas}
+
+
+def variant_answer(variant) -> dict:
+    return {"name": variant.name, "section": str(variant.section), "options": dict(variant.options),
+            "min_players": variant.min_players, "max_players": variant.max_players, "summary": variant.summary}

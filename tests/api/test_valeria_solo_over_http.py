@@ -55,16 +55,15 @@ def test_a_solo_game_is_created_and_played_by_its_seat_to_a_result(corsairs_clie
 
 
 def test_crimson_seas_refuses_solo_play_with_its_reason(corsairs_client):
-    """VA-4: the service refuses one player by the ruleset's 2 to 5 (service/api/render.py); the
-    solo variant asked of two is refused by the rules, with the reason and the citation."""
-    one = corsairs_client.post("/games", json={"ruleset": "crimson-seas", "players": [{"name": "Ana"}],
-                                               "options": {"variant": "solo"}})
-    assert one.status_code == 422 and "players: " in str(one.get_json()) and "2 to 5 players, not 1" in str(one.get_json())
-    two = corsairs_client.post("/games", json={"ruleset": "crimson-seas", "players": [{"name": "Ana"}, {"name": "Ben"}],
-                                               "options": {"variant": "solo"}})
-    assert two.status_code == 422
-    assert any(p.startswith("options.variant: solo play is not defined with Crimson Seas") and p.endswith(
-        "[CS Game Setup] (VA-4)") for p in two.get_json()["problems"]), two.get_json()
+    """VA-4: one player, or the solo variant asked of two, is refused with the reason, its section
+    and its ruling."""
+    for players, field in ((["Ana"], "options.variant"), (["Ana", "Ben"], "options.variant"), (["Ana"], "players")):
+        response = corsairs_client.post("/games", json={"ruleset": "crimson-seas", "players": [{"name": p} for p in players],
+                                                        **({"options": {"variant": "solo"}} if field == "options.variant" else {})})
+        assert response.status_code == 422
+        problems = [p for p in response.get_json()["causes"] if "solo play is not defined with Crimson Seas" in p["detail"]]
+        assert problems and all(p["section"] == "CS Game Setup" and p["ruling"] == "VA-4" for p in problems), response.get_json()
+        assert any(p["field"] == field for p in problems), problems
 
 
 def test_the_dark_lord_reported_by_the_table_shows_nowhere_to_the_seat(corsairs_client, seeds):

@@ -1,13 +1,17 @@
 """Custom content is validated against its schema once per creation (domain/kit: the service's
-check marks it valid; setup() then does not validate it again): nested content costs seconds."""
+check remembers what it found, valid or not; setup() then does not validate it again): nested
+content costs seconds."""
 from __future__ import annotations
 
 import copy
 
 import jsonschema
+import pytest
 
 from domain import kit
+from domain.chance import ServerChance
 from domain.chrono import RULESET as CHRONO
+from domain.ruleset import InvalidCreation
 
 
 class Counting:
@@ -24,7 +28,7 @@ class Counting:
         return self._validator.iter_errors(instance)
 
 
-def test_valid_content_is_validated_once_and_invalid_content_every_time():
+def test_the_same_content_is_validated_once_whether_valid_or_not():
     validator = Counting(CHRONO.content_schema)
     content = copy.deepcopy(CHRONO.default_content)
     content["notice"] = "validated once"
@@ -35,16 +39,26 @@ def test_valid_content_is_validated_once_and_invalid_content_every_time():
     content["notice"] = "another content"
     assert kit.custom_content_problems(validator, content) == []
     assert Counting.calls == 2
-    content["notice"] = 7  # invalid: never remembered
-    assert kit.custom_content_problems(validator, content) and kit.custom_content_problems(validator, content)
-    assert Counting.calls == 4
+    content["notice"] = 7  # invalid: what was found is remembered too
+    first = kit.custom_content_problems(validator, content)
+    assert first and first[0].startswith("content.notice: ")
+    assert kit.custom_content_problems(validator, copy.deepcopy(content)) == first
+    assert Counting.calls == 3
 
 
-def test_what_the_service_found_valid_setup_does_not_validate_again(monkeypatch):
+@pytest.mark.parametrize("notice", ["checked by the service", 7])
+def test_what_the_service_checked_setup_does_not_validate_again(monkeypatch, notice):
     content = copy.deepcopy(CHRONO.default_content)
-    content["notice"] = "marked by the service"
-    kit.mark_valid(CHRONO.content_schema, content)
+    content["notice"] = notice
+    found = kit.check_custom_content(CHRONO.content_schema, content)
+    assert (found == []) == isinstance(notice, str)
     seen = []
     monkeypatch.setattr(kit, "schema_problems", lambda *a, **k: seen.append(a) or [])
-    assert kit.custom_content_problems(jsonschema.Draft202012Validator(CHRONO.content_schema), content) == []
-    assert seen == []
+    chance = ServerChance("ab" * 32, 0)
+    if found:
+        with pytest.raises(InvalidCreation) as refused:
+            CHRONO.setup(["Ann", "Bo"], None, copy.deepcopy(content), chance, None)
+        assert found[0] in refused.value.problems
+    else:
+        assert CHRONO.setup(["Ann", "Bo"], None, copy.deepcopy(content), chance, None)
+    assert not [a for a in seen if a[2] == "content"]

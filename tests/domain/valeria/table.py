@@ -54,6 +54,12 @@ class Table:
 
     def _take(self, card_type: str) -> str:
         s = self.state
+        for st, pile in s.citizens.items():   # the Mixed Citizen Variant: a Citizen not in sight (VP-40)
+            pool = [c for c in s.citizen_pool(st) if c.split("#")[0] == card_type] if st.startswith("mixed_") else []
+            if pool:
+                if len(s.citizen_pool(st)) == pile.count("face_down"):
+                    pile.remove("face_down")   # it was one of those face down
+                return sorted(pool, key=lambda c: int(c.split("#")[1]))[0]
         for pile in list(s.citizens.values()) + list(s.monsters.values()):
             for c in reversed(pile):
                 if c.split("#")[0] == card_type:

@@ -250,7 +250,8 @@ def test_a_sail_to_amarynth_may_rescue_no_noble():
     (1, {"variant": "solo"}, "options.variant: solo play is not defined with Crimson Seas"),
     (2, {"variant": ["solo"]}, "options.variant: solo play is not defined with Crimson Seas"),
     (2, {"edition": "second"}, "the 'second' edition is not supported"),
-    (2, {"variant": "mixed_citizens"}, "the 'mixed_citizens' variant is not supported"),
+    (2, {"variant": "solo"}, "options.variant: solo play is not defined with Crimson Seas"),
+    (2, {"variant": ["mixed_citizens", "solo"]}, "options.variant: solo play is not defined with Crimson Seas"),
     (2, {"expansions": ["crimson_seas", "undead_samurai"]}, "['crimson_seas', 'undead_samurai'] cannot be added"),
 ])
 def test_crimson_seas_refuses_solo_the_second_edition_variants_and_other_expansions_with_reasons(players, options, words):

@@ -267,7 +267,8 @@ def test_five_players_the_resting_player_does_not_harvest():
 @pytest.mark.parametrize("kwargs, words", [
     ({"options": {"expansions": ["crimson_seas"]}}, "expansions"),
     ({"options": {"edition": "second"}}, "second"),
-    ({"options": {"variant": "mixed_citizens"}}, "mixed"),
+    ({"options": {"variant": "solo"}}, "options.variant: the solo variant is for one player, not 2 [BR p.16] (VP-21)"),
+    ({"options": {"expansions": ["monster_events", "crimson_seas"]}}, "for Crimson Seas create a 'crimson-seas' game"),
     ({"players": 1}, "solo"),
 ])
 def test_other_expansions_solo_and_the_second_edition_are_refused_at_creation(kwargs, words):
