@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from disputes.verify import Unverifiable, _entries, ruleset_for
+from domain import kit
 from domain.ruleset import ARBITER
 
 
@@ -44,7 +45,7 @@ def replay(export: dict, at: int | None = None, seat: int | None = None,
     acted = next(({"version": e.version, **e.command} for e in reversed(shown) if e.command is not None), None)
     viewer = ARBITER if seat is None else seat
     try:
-        return _shown(ruleset, state, at, acted, viewer)
+        return _shown(ruleset, state, at, acted, viewer, [x["name"] for x in creation["seats"]])
     except Exception:
         pass
     # The records applied, but the state they leave cannot be shown: find the record after
@@ -53,14 +54,14 @@ def replay(export: dict, at: int | None = None, seat: int | None = None,
     for e in shown:
         state = ruleset.evolve(state, e.event)
         try:
-            _shown(ruleset, state, e.version, None, viewer)
+            _shown(ruleset, state, e.version, None, viewer, [x["name"] for x in creation["seats"]])
         except Exception as error:
             raise Unverifiable(f"{_record(e)} cannot be applied: it leaves a game the rules cannot "
                                f"show ({_why(error)})") from None
     raise Unverifiable(f"the game at version {at} cannot be shown")  # pragma: no cover
 
 
-def _shown(ruleset, state, at: int, acted: dict | None, viewer) -> dict:
+def _shown(ruleset, state, at: int, acted: dict | None, viewer, names: list[str]) -> dict:
     status = ruleset.status(state)
     shown = {
         "version": at,
@@ -70,7 +71,7 @@ def _shown(ruleset, state, at: int, acted: dict | None, viewer) -> dict:
         "last_command": acted,
         "viewer": viewer,
         "state": ruleset.view(state, viewer),
-        "result": status.result if status.finished else None,
+        "result": kit.named(status.result, names) if status.finished else None,
     }
     # What a response can carry: JSON (no NaN), seats as numbers, the state and result objects.
     shown = json.loads(json.dumps(shown, allow_nan=False))

@@ -24,9 +24,15 @@ from . import setup as _setup
 from .commands import COMMAND_SCHEMAS
 
 
+def result(r: dict) -> dict:
+    """[Final Scoring] places by Time Gems, ties to the higher Flag (kit.results)."""
+    rows = {x["seat"]: x for x in r["standings"]}
+    return kit.ranked(r, {i: x["total"] for i, x in rows.items()}, {i: (x["total"], -x["flag"]) for i, x in rows.items()})
+
+
 def status(s: state.ChronoState) -> Status:
     if s.finished:
-        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+        return Status(finished=True, to_move=[], phase="finished", result=result(s.result) if s.result is not None else None)
     if not s.seats:
         return Status(finished=False)
     return Status(finished=False, to_move=rules.to_move(s), phase="effect" if s.frames else s.phase)

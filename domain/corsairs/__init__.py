@@ -16,9 +16,16 @@ from . import setup as _setup
 from .commands import COMMAND_SCHEMAS
 
 
+def result(r: dict) -> dict:
+    """[Ending the Game] places by Treasure, then Silver, then Grog (kit.results)."""
+    rows = {x["seat"]: x for x in r["standings"]}
+    return kit.ranked(r, {i: x["treasure"] for i, x in rows.items()},
+                      {i: (x["treasure"], x["silver"], x["grog"]) for i, x in rows.items()})
+
+
 def status(s: state.CorsairsState) -> Status:
     if s.finished:
-        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+        return Status(finished=True, to_move=[], phase="finished", result=result(s.result) if s.result is not None else None)
     if not s.players:
         return Status(finished=False)
     phase = {"roll": "A", "reroll": "B", "actions": "C"}.get(s.turn.phase, "D")

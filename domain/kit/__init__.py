@@ -288,4 +288,5 @@ def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden
 
 # The skeleton the games share (issue 14), after what its modules import from here.
 from .moments import NOT_YOUR_DECISION, WRONG_MOMENT, Moment, Moments, Refusal, nobody  # noqa: E402, F401
+from .results import named, ranked  # noqa: E402, F401
 from .rules import Rules, run  # noqa: E402, F401

@@ -18,9 +18,14 @@ from . import setup as _setup
 from .commands import COMMAND_SCHEMAS
 
 
+def result(r: dict) -> dict:
+    """[Winning] places by total points; the tie goes to whoever Set Sail (kit.results)."""
+    return kit.ranked(r, dict(enumerate(r["totals"])), {i: (t,) for i, t in enumerate(r["totals"])})
+
+
 def status(s: state.LeagueState) -> Status:
     if s.finished:
-        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+        return Status(finished=True, to_move=[], phase="finished", result=result(s.result) if s.result is not None else None)
     return Status(finished=False, to_move=rules.to_move(s), phase=s.phase)
 
 

@@ -22,9 +22,14 @@ from . import setup as _setup
 from .commands import COMMAND_SCHEMAS
 
 
+def result(r: dict) -> dict:
+    """[Victory and End of Game] places by Victory Points (kit.results)."""
+    return kit.ranked(r, dict(enumerate(r["totals"])), {i: (t,) for i, t in enumerate(r["totals"])})
+
+
 def status(s: state.TesorosState) -> Status:
     if s.finished:
-        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+        return Status(finished=True, to_move=[], phase="finished", result=result(s.result) if s.result is not None else None)
     if not s.seats:
         return Status(finished=False)
     phase = "scurvy" if s.scurvy is not None else s.pending["kind"] if s.pending is not None else s.phase

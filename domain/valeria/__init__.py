@@ -46,9 +46,15 @@ from . import setup as _setup
 from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS, SOLO_COMMAND_SCHEMAS
 
 
+def result(r: dict) -> dict:
+    """[BR p.8] places by Victory Points, ties to the fewest cards in the tableau (kit.results)."""
+    seats = range(len(r["totals"]))
+    return kit.ranked(r, {i: r["totals"][i] for i in seats}, {i: (r["totals"][i], -r["cards"][i]) for i in seats})
+
+
 def status(s: state.ValeriaState) -> Status:
     if s.finished:
-        return Status(finished=True, to_move=[], phase="finished", result=s.result)
+        return Status(finished=True, to_move=[], phase="finished", result=result(s.result) if s.result is not None else None)
     if not s.seats:
         return Status(finished=False)
     return Status(finished=False, to_move=rules.to_move(s), phase=s.phase)

@@ -90,6 +90,34 @@ class CreatedGameSchema(ma.Schema):
     chance = ma.fields.Nested(ChanceSchema, required=True)
 
 
+# The result of a finished game, one shape for every ruleset (domain/kit/results.py). A Dict
+# field, so the keys each game kept from before (deprecated) pass through as they are.
+def result_doc() -> dict:
+    """A fresh copy each time (the contract's YAML would otherwise share it by anchors)."""
+    return {
+        "description": "null until the game is finished; then who won and every seat's place, the same shape in "
+                       "every ruleset (docs/api.md, 'The result'). The game's own keys from before (standings, totals, "
+                       "breakdown, points, cards) are also still at this level: deprecated, they go in the next version; "
+                       "read them under `details`.",
+        "type": "object",
+        "required": ["reason", "winners", "ranking", "tie_breaks", "details"],
+        "properties": {
+            "reason": {"type": "string", "description": "Why the game ended, in the game's own word"},
+            "winners": {"type": "array", "items": {"type": "integer"}, "description": "The winning seats"},
+            "ranking": {
+                "type": "array", "description": "One entry per seat, by rank then seat",
+                "items": {"type": "object", "required": ["seat", "name", "rank", "score"],
+                          "properties": {"seat": {"type": "integer"}, "name": {"type": "string"},
+                                         "rank": {"type": "integer", "minimum": 1,
+                                                  "description": "1 for the winner or winners; seats equal after "
+                                                                 "every tie-break share a rank (1, 2, 2, 4)"},
+                                         "score": {"type": "number", "description": "The score as the game counts it"}}}},
+            "tie_breaks": {"type": "array", "description": "The tie-breaks applied, in the game's own words"},
+            "details": {"type": "object", "description": "The game's own scoring sheet"},
+        },
+    }
+
+
 class GameViewSchema(ma.Schema):
     id = ma.fields.UUID(required=True)
     ruleset = ma.fields.String(required=True)
@@ -104,8 +132,7 @@ class GameViewSchema(ma.Schema):
         "description": "Your seat number, or \"host\"",
         "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host"]}]})
     state = ma.fields.Dict(required=True, metadata={"description": "The game as you may see it"})
-    result = ma.fields.Dict(required=True, allow_none=True, metadata={
-        "description": "When finished: winners, reason, standings and tie-breaks applied"})
+    result = ma.fields.Dict(required=True, allow_none=True, metadata=result_doc())
     chance = ma.fields.Nested(ChanceSchema, required=True)
 
 

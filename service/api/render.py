@@ -5,6 +5,7 @@ The server seed is never shown before the game is finished.
 """
 from __future__ import annotations
 
+from domain import kit
 from domain.kit import check_custom_content
 from service.api import viewer_for
 from service.game import Game
@@ -25,7 +26,7 @@ def game_view(game: Game, caller: int | str, reveal_seed: bool = True) -> dict:
         "seats": [{"seat": i, "name": name} for i, name in enumerate(game.seats)],
         "you": caller,
         "state": ruleset.view(game.state, viewer_for(caller)),
-        "result": status.result if status.finished else None,
+        "result": kit.named(status.result, game.seats) if status.finished else None,
         "chance": {
             "mode": game.chance_mode,
             "commitment": game.commitment,

@@ -8,6 +8,7 @@ from flask import current_app, send_from_directory
 from disputes.replay import replay
 from disputes.verify import MalformedExport, Unverifiable
 from service.api.exports import EXPORT_BODY, ExportTakingBlueprint, export_body, malformed_export
+from service.api.games import result_doc
 from service.errors import Problem
 from service.serving import offload
 
@@ -30,7 +31,7 @@ class ReplaySchema(ma.Schema):
         "description": "The latest command at or before this version: its version, seat and body"})
     viewer = ma.fields.Raw(required=True)
     state = ma.fields.Dict(required=True)
-    result = ma.fields.Dict(allow_none=True, required=True)
+    result = ma.fields.Dict(allow_none=True, required=True, metadata=result_doc())
 
 
 @blp.route("/replays", methods=["POST"])
