@@ -41,13 +41,16 @@ from types import SimpleNamespace
 
 from .. import kit
 from ..ruleset import Status, Variant
-from . import hidden, legal, rules, state, view
+from . import hidden, legal, rules, solo, state, view
 from . import setup as _setup
 from .commands import COMMAND_SCHEMAS, CS_COMMAND_SCHEMAS, SOLO_COMMAND_SCHEMAS
 
 
 def result(r: dict) -> dict:
-    """[BR p.8] places by Victory Points, ties to the fewest cards in the tableau (kit.results)."""
+    """[BR p.8] places by Victory Points, ties to the fewest cards in the tableau (kit.results); a
+    solo game's one seat against the Dark Lord, who is not a seat (solo.ranked, VP-27)."""
+    if "solo" in r:
+        return solo.ranked(r)
     seats = range(len(r["totals"]))
     return kit.ranked(r, {i: r["totals"][i] for i in seats}, {i: (r["totals"][i], -r["cards"][i]) for i in seats})
 

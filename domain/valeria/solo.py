@@ -206,15 +206,27 @@ def dark_lord_points(s: ValeriaState) -> dict:
 
 def result(s: ValeriaState, reason: str) -> dict:
     """VP-27: the seat wins or loses; an equal score is a draw (VP-26). The Dark Lord is not a
-    seat: his Duke and points are shown apart."""
+    seat: his Duke (and, when scored, his points) are shown apart. Your points are shown as they
+    stand; they decide only the scored ending."""
+    mine = rules.points(s, 0)
     out: dict = {"winners": [], "reason": reason, "solo": "lost", "standings": [0], "tie_breaks": [],
+                 "totals": [mine["total"]], "points": [mine], "cards": [rules.cards_in_tableau(s, 0)],
                  "dark_lord": {"duke": getattr(s, "dark_lord", None)}}
     if reason == "all_monsters_slain":
         out.update(winners=[0], solo="won")
     elif reason == "exhausted_stacks":
-        mine, his = rules.points(s, 0), dark_lord_points(s)
+        his = dark_lord_points(s)
         outcome = "won" if mine["total"] > his["total"] else "lost" if mine["total"] < his["total"] else "draw"
-        out.update(winners=[0] if outcome == "won" else [], solo=outcome, totals=[mine["total"]], points=[mine],
-                   cards=[rules.cards_in_tableau(s, 0)])
+        out.update(winners=[0] if outcome == "won" else [], solo=outcome)
         out["dark_lord"]["points"] = his
     return out
+
+
+def ranked(r: dict) -> dict:
+    """The one result shape (domain/kit/results.py) of a solo game's GameEnded result: its one seat
+    ranks 1 when it won, else 2, the Dark Lord (not a seat) holding first place or sharing it on a
+    draw; its score, its points (VP-27)."""
+    details = {k: v for k, v in r.items() if k not in kit.results.SHAPE}
+    return {**details, "reason": r["reason"], "winners": list(r["winners"]),
+            "ranking": [{"seat": 0, "rank": 1 if r["winners"] else 2, "score": r["totals"][0]}],
+            "tie_breaks": list(r.get("tie_breaks", [])), "details": details}

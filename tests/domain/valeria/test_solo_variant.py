@@ -289,7 +289,8 @@ def test_a_monster_attacking_an_empty_column_loses_the_game_at_once():
     ended = of(events, "GameEnded")[0]
     assert events[-1] is ended and not of(events, "SecondHarvestBegan")
     assert ended["result"]["reason"] == "column_overrun" and ended["result"]["solo"] == "lost"
-    assert ended["result"]["winners"] == [] and ended["dark_lord"] == "duke_dara"
+    assert ended["result"]["winners"] == [] and ended["dark_lord"] == "duke_dara" and "points" not in ended["result"]["dark_lord"]
+    assert R.status(t.state).result["ranking"][0]["rank"] == 2   # the Dark Lord, not a seat, first (VP-27)
     assert R.status(t.state).finished and R.view(t.state, 0)["dark_lord"]["duke"] == "duke_dara"   # revealed
 
 
@@ -337,9 +338,12 @@ def test_slaying_every_monster_wins_at_once():
     t.purse(0, strength=1)
     events = t.do(0, {"type": "slay", "stack": "hills"})
     ended = of(events, "GameEnded")[0]
+    points = {"monsters": 0, "domains": 0, "tokens": 1, "duke": 0, "total": 1}   # the Kobold's 1 VP token
     assert ended["result"] | {} == {"winners": [0], "reason": "all_monsters_slain", "solo": "won", "standings": [0],
-                                    "tie_breaks": [], "dark_lord": {"duke": "duke_dara"}}
+                                    "tie_breaks": [], "dark_lord": {"duke": "duke_dara"}, "totals": [1],
+                                    "points": [points], "cards": [4]}
     assert t.state.actions_left == 1 and R.status(t.state).result["solo"] == "won"
+    assert R.status(t.state).result["ranking"] == [{"seat": 0, "rank": 1, "score": 1}]
 
 
 def five_stacks(vp: int):
@@ -366,6 +370,8 @@ def test_five_exhausted_stacks_score_against_the_dark_lord(vp, outcome, winners)
     assert result["dark_lord"] == {"duke": "duke_dara", "points": {"monsters": 58, "domains": 3, "duke": 18, "total": 79}}
     assert result["points"] == [{"monsters": 0, "domains": 0, "tokens": vp, "duke": 0, "total": vp}]
     assert (result["solo"], result["winners"], result["totals"]) == (outcome, winners, [vp])
+    shaped = R.status(t.state).result
+    assert shaped["ranking"] == [{"seat": 0, "rank": 1 if winners else 2, "score": vp}] and shaped["details"]["solo"] == outcome
     assert dark_lord_points(t.state)["total"] == 79
 
 
