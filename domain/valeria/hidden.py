@@ -47,7 +47,7 @@ hidden is copied from the real state:
    The Citizen a dry run turns up is drawn from the fresh seed.
 5. A Monster taken at random from another player (VP-18, [BR p.19] "take a random Monster
    from any one player"): the Victory stacks are face up and the draw is the fresh seed's.
-5. The Dark Lord (solo variant, VP-19). [BR p.16] "randomly place one Duke face down above the
+6. The Dark Lord (solo variant, VP-19). [BR p.16] "randomly place one Duke face down above the
    Monster stacks. This traitorous Duke is the Dark Lord"; [BR p.17] "reveal the face of the
    Dark Lord" only when the game is scored. The seat sees its two Dukes and counts; the Dark
    Lord is dealt again from the pool with the Dukes nobody holds (the one the seat returned
@@ -82,7 +82,7 @@ def redeal(state: ValeriaState, seat, rng) -> ValeriaState:
     # 1. the Dukes the seat cannot see: each other player's offer or kept Duke, and the pool
     kept = [i for i in others if s.seats[i].duke is not None]
     solo = s if isinstance(s, SoloState) and s.dark_lord is not None else None
-    dark = [solo.dark_lord] if solo is not None else []  # 5. the Dark Lord (solo)
+    dark = [solo.dark_lord] if solo is not None else []  # 6. the Dark Lord (solo)
     pool = list(s.duke_pool) + dark
     for i in others:
         duke = s.seats[i].duke
