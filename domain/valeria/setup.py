@@ -335,13 +335,19 @@ def variants(opts: dict) -> list[str]:
 
 def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dict]:
     n = len(players)
-    opts, content = _accepted(cs, players, options, content)
-    problems = _option_problems(cs, opts, content, n)
+    opts, content, problems = _accepted(cs, players, options, content)
+    if opts is None:  # the players, the options' form or the content's form is wrong: nothing below can be checked
+        raise InvalidCreation(problems)
+    content_sound = not problems  # content kept its schema; if it broke a rule, the stacks cannot be chosen from it
+    problems += _option_problems(cs, opts, content, n)
     mixed = "mixed_citizens" in variants(opts)
-    if not cs and MONSTER_EVENTS in opts["expansions"]:
-        content = _played_with_events(content, problems)
-    types = [] if mixed else _citizen_types(content, opts, problems)
-    areas = _areas(content, opts, problems)
+    types: list[str] = []
+    areas: list[str] = []
+    if content_sound:
+        if not cs and MONSTER_EVENTS in opts["expansions"]:
+            content = _played_with_events(content, problems)
+        types = [] if mixed else _citizen_types(content, opts, problems)
+        areas = _areas(content, opts, problems)
     t = table_setup or {}
     _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts))
     if problems:
@@ -370,9 +376,12 @@ def _played_with_events(content: dict, problems: list) -> dict:
     return played
 
 
-def _accepted(cs: bool, players, options, content) -> tuple[dict, dict]:
-    """The options (with their defaults) and the content the game is created with, or every
-    problem with the players, the options' form and custom content at once."""
+def _accepted(cs: bool, players, options, content) -> tuple[dict | None, dict, list[str]]:
+    """The options (with their defaults) and the content the game is created with, and every
+    problem with the players, the options' form and custom content at once. The options are
+    None when the checks that read them cannot run: the players are too many or too few, or
+    the options or the content break their schema. Content that keeps its schema but changes
+    a printed number still has its options checked, so one refusal lists both."""
     problems: list[str] = []
     default = CS_CONTENT if cs else DEFAULT_CONTENT
     n = len(players)
@@ -380,15 +389,17 @@ def _accepted(cs: bool, players, options, content) -> tuple[dict, dict]:
         problems.append(f"players: Valeria: Card Kingdoms is for 1 (the solo variant) to 5 players, not {n} [BR p.4, p.16]"
                         if not cs else f"players: Valeria: Card Kingdoms is for 2 to 5 players, not {n}")
     opts = dict(options or {})
-    problems += _schema_problems(_options_validator, opts, "options")
+    form = _schema_problems(_options_validator, opts, "options")
+    problems += form
     if content is None or content == default:
         content = default
     else:
         errs = custom_content_problems(_content_validator, content)
         problems += errs or content_problems(content, cs)
-    if problems:
-        raise InvalidCreation(problems)
-    return with_defaults(opts, OPTIONS_SCHEMA), content
+        form += errs
+    if form or not 1 <= n <= 5:
+        return None, content, problems
+    return with_defaults(opts, OPTIONS_SCHEMA), content, problems
 
 
 def _option_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:

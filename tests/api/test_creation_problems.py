@@ -64,3 +64,26 @@ def test_each_cause_is_the_problem_line_read_back(corsairs_client):
 ])
 def test_a_problem_line_is_read_into_its_parts(line, parts):
     assert cause(line) == parts
+
+
+def test_valeria_lists_a_changed_printed_number_with_the_option_problems(corsairs_client):
+    from domain.valeria import RULESET as VALERIA
+    content = copy.deepcopy(VALERIA.default_content)
+    content["starting_resources"]["gold"] = 3  # the rulebook prints 2 Gold [BR p.5]
+    problem = refused(corsairs_client, {"ruleset": VALERIA.id, "players": [{"name": "Ann"}, {"name": "Bo"}],
+                                        "options": {"variant": "solo", "edition": "second"}, "content": content})
+    fields = {c["field"]: c for c in problem["causes"]}
+    assert fields["content.starting_resources"]["section"] == "BR p.5"
+    assert fields["options.variant"]["section"] == "BR p.16" and fields["options.variant"]["ruling"] == "VP-21"
+    assert "options.edition" in fields
+
+
+def test_valeria_content_missing_a_citizen_number_is_refused_with_the_options_checked(corsairs_client):
+    from domain.valeria import RULESET as VALERIA
+    content = copy.deepcopy(VALERIA.default_content)
+    content["citizens"] = [c for c in content["citizens"] if c["activation"] != [1]]
+    problem = refused(corsairs_client, {"ruleset": VALERIA.id, "players": [{"name": "Ann"}, {"name": "Bo"}],
+                                        "options": {"first_player": 4}, "content": content})
+    details = [c["detail"] for c in problem["causes"]]
+    assert any("no Citizen type for activation 1" in d for d in details)
+    assert any(c["field"] == "options.first_player" for c in problem["causes"])
