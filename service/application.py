@@ -266,4 +266,14 @@ class Parley(Application):
         return listing.page(cast(ListingRecorder, self.recorder).select_games(filters), filters.limit)
 
 
-__all__ = ["GameNotFound", "NewGame", "Parley"]
+def prepare_store() -> None:
+    """Open the store the environment configures, as a worker would, and close it: its tables
+    are created and, on a database from before the stored game list, the list is filled from
+    every stored event (service/listing.py). gunicorn's master runs this before any worker
+    boots (deploy/gunicorn.conf.py)."""
+    from domain.registry import all_rulesets
+
+    Parley(all_rulesets()).close()
+
+
+__all__ = ["GameNotFound", "NewGame", "Parley", "prepare_store"]

@@ -21,8 +21,8 @@ comes after every position already given out); on SQLite one writer at a time co
 
 Databases written before the list was stored get its tables, filled from the stored events
 (`Backfill`), when a process first starts with this code: in one transaction, one process at
-a time, so that the rows appear all at once and exactly once (docs/operations... see
-docs/architecture.md, "The game list").
+a time, so that the rows appear all at once and exactly once (docs/architecture.md, "The game
+list").
 """
 from __future__ import annotations
 

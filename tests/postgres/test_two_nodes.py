@@ -129,3 +129,43 @@ def test_games_continue_on_the_other_node_when_one_is_killed_mid_game(nodes):
     assert [g["id"] for g in listed(other, status="finished")] == [finish]
     document = other.get(f"/games/{finish}/export", ARBITER).json()
     assert other.post("/verifications", document).json()["verdict"] == "valid"
+
+
+def test_a_node_started_on_a_store_from_before_the_list_fills_it_before_it_listens(postgres_schema):
+    """gunicorn's master fills the list (deploy/gunicorn.conf.py) before it opens its port and
+    boots workers: while the filling waits (its lock is held here), the port refuses
+    connections rather than queueing requests behind workers still booting. Then the games
+    stored before are listed."""
+    import socket
+    import threading
+
+    import psycopg
+
+    from domain.registry import all_rulesets
+    from service import listing
+    from service.application import Parley
+    from service.store import _key
+    from tests.postgres.conftest import CONNINFO
+
+    env = postgres_env(postgres_schema)
+    app = Parley(all_rulesets(), env=env)
+    games = [str(app.create_game("league-of-pirates", ["Anne", f"P{i}"], "server").game.id) for i in range(5)]
+    app.close()
+    node = Gunicorn(env, workers=2)
+    with psycopg.connect(**CONNINFO) as holder:
+        holder.execute(f'DROP TABLE "{postgres_schema}".{listing.PLAYERS}, "{postgres_schema}".{listing.GAMES}')
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (_key(f"parley-listing:{postgres_schema}"),))
+        starting = threading.Thread(target=node.start, kwargs={"wait": 120}, daemon=True)
+        starting.start()
+        try:
+            time.sleep(6)
+            assert node.process.poll() is None
+            with pytest.raises(ConnectionRefusedError), socket.create_connection(("127.0.0.1", node.port), timeout=2):
+                pass
+            holder.commit()
+            starting.join(120)
+            assert [g["id"] for g in listed(HTTP(node.base))] == games
+        finally:
+            holder.rollback()
+            starting.join(120)
+            node.stop()
