@@ -263,6 +263,8 @@ class Parley(Application):
     def list_games(self, filters: Filters) -> tuple[list[Listed], str | None]:
         """A page of the game list (service/listing.py), as stored with every insert before
         this call, and the cursor of the next page (None on the last)."""
+        if filters.unmatchable:
+            return [], None
         return listing.page(cast(ListingRecorder, self.recorder).select_games(filters), filters.limit)
 
 

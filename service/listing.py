@@ -68,6 +68,12 @@ class Filters:
     limit: int = 50
 
     @property
+    def unmatchable(self) -> bool:
+        """A NUL in a ruleset or a name matches no game (names cannot hold one: NAME_PATTERN,
+        service/api/games.py), and PostgreSQL text cannot hold one to compare."""
+        return any("\x00" in value for value in (self.ruleset, self.player) if value is not None)
+
+    @property
     def finished(self) -> bool | None:
         return None if self.status is None else self.status == "finished"
 

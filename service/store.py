@@ -19,7 +19,7 @@ notification ids are issued in commit order, for readers that follow the notific
 Parley has none (the game list is stored, not followed), so inserts into different games run
 side by side, on every node. Two commands at one game's version still meet at the events'
 primary key: the second fails (IntegrityError), as before. The library's NOTIFY is dropped
-too: nothing listens, and committing a transaction that notified takes a database-wide lock.
+too: nothing listens, and PostgreSQL serializes the commits of transactions that notified.
 docs/performance.md has what each costs.
 """
 from __future__ import annotations
@@ -180,8 +180,8 @@ LIST_FUNCTION = (
 # A command's events and their listing changes, in one statement (one transaction). No table
 # lock: inserts into different games run side by side; two commands at one game's version
 # still meet at the events' primary key, and the second fails. No NOTIFY: nothing in Parley
-# listens, and it would serialize every commit (PostgreSQL takes a database-wide lock to
-# commit a transaction that notified).
+# listens, and PostgreSQL serializes the commits of transactions that notified (each takes,
+# at commit, one lock shared by all of them).
 INSERT_FUNCTION = (
     "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[], listing jsonb) "
     "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
@@ -247,7 +247,6 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
             schema=schema, function=Identifier(self.insert_function_name)).as_string(None)
         self.listing_sql = ListingSQL(SQL("{schema}.{games}").format(**names).as_string(None),
                                       SQL("{schema}.{players}").format(**names).as_string(None), "%s")
-        self.qualified_games = f"{datastore.schema}.{GAMES}"
 
     insert_events = _fail_fast(_insert_in_one_round_trip)
     select_events = _fail_fast(PostgresApplicationRecorder.select_events)

@@ -109,6 +109,14 @@ def test_a_cursor_that_is_no_listed_game_lists_nothing(stored_games):
     assert [g["id"] for g in body["games"]] == [g.id for g in games[4:6]] and body["next"] == games[5].id
 
 
+def test_a_filter_with_a_nul_lists_nothing_rather_than_failing(stored_games):
+    """No name or ruleset holds a NUL (PostgreSQL text cannot): found by schemathesis as a 500."""
+    client, _ = stored_games
+    for query in ({"player": "Kira\x00"}, {"ruleset": "hidden-hoard\x00", "status": "active"}, {"player": "\x00"}):
+        response = client.get("/games", query_string=query)
+        assert response.status_code == 200 and response.get_json() == {"games": [], "next": None}, query
+
+
 def test_a_game_that_finishes_is_listed_finished_at_its_last_version(listing_app):
     client = listing_app.test_client()
     game = create(client, players=("Kira", "David"))
