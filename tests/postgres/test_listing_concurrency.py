@@ -31,7 +31,7 @@ COMMANDS = 12
 
 @pytest.fixture
 def parley(postgres_schema):
-    app = Parley({CORSAIRS.id: CORSAIRS}, env={**postgres_env(postgres_schema), "POSTGRES_POOL_SIZE": "12"})
+    app = Parley({CORSAIRS.id: CORSAIRS}, env=postgres_env(postgres_schema))  # 4 pooled, up to 14
     yield app, postgres_schema
     app.close()
 
