@@ -16,11 +16,14 @@ In order, in one run, each part on its own throwaway PostgreSQL schema (dropped 
    the list (?after=<the 90,000th game>); each worker's resident memory afterwards. Then the
    one-time backfill (the listing's tables dropped, made again from the events: what the
    first start of this code on a database from before costs).
-2. insert: WRITERS threads, each inserting one event at a time into its own game through
-   the recorder, for SECONDS each: Parley's insert (no table lock, no NOTIFY); the same with
-   the library's EXCLUSIVE table lock and NOTIFY put back (the code before this change);
-   with the lock only; and a raw psycopg autocommit INSERT of one small row into an ordinary
-   table, WRITERS threads, each its own connection.
+2. insert: WRITERS processes (as workers of several nodes are), each with its own recorder
+   and connection, each inserting one event at a time into its own game, for SECONDS: Parley's
+   insert (no table lock, no NOTIFY); the same with the library's EXCLUSIVE table lock and
+   NOTIFY put back (the code before this change); with the lock only; without the list's
+   change (an insert of events only, as before the list was stored); and a raw psycopg
+   autocommit INSERT of one small row into an ordinary table, WRITERS processes, each its own
+   connection. Alternated ROUNDS times. (Threads of one process measured the GIL instead: about
+   2,200 inserts/s with or without the lock.)
 
 Figures, not tests: rates move with whatever else shares the machine.
 """
@@ -29,9 +32,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import statistics
 import sys
-import threading
 import time
 import uuid
 from datetime import UTC, datetime
@@ -54,14 +57,17 @@ from service.application import Parley  # noqa: E402
 CORSAIRS = all_rulesets()["corsairs-of-valeria"]
 LOCK = "    LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
 NOTIFY = "    NOTIFY parley_events; "
+UNLISTED = "-- the insert without its change to the list\n"
 
 
-def recorder(env: dict, before_insert: str = ""):
-    """Parley's PostgreSQL recorder; `before_insert` is run first in its insert function."""
+def recorder(env: dict, before_insert: str = "", create: bool = True):
+    """Parley's PostgreSQL recorder; `before_insert` is run first in its insert function. With
+    `create`, its tables, functions and the (empty) list are made."""
     cls = type("BenchRecorder", (store.FailFastApplicationRecorder,), {"before_insert": before_insert})
     factory = type("BenchFactory", (store.FailFastPostgresFactory,), {"application_recorder_class": cls})
-    made = factory(Environment("parley", env)).application_recorder()
-    made.create_listing(lambda notifications: [])
+    made = factory(Environment("parley", {**env, "CREATE_TABLE": "y" if create else "n"})).application_recorder()
+    if create:
+        made.create_listing(lambda notifications: [])
     return made
 
 
@@ -155,55 +161,55 @@ def backfill_part(env: dict, schema: str, report: list) -> None:
     report.append((f"one-time backfill: a process's start on a store of {events:,} events with no list", f"{seconds:.1f} s"))
 
 
-def writers_rate(made, games: list[str], template_event: StoredEvent, seconds: float) -> float:
-    counts = [0] * len(games)
-    stop = threading.Event()
+def _insert_writer(env: dict, before: str, game: str, event: StoredEvent, seconds: float, ready, counts, i: int) -> None:
+    """One writer process: its own recorder (one connection), one event per insert into its game."""
+    made = recorder({**env, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "0"}, before, create=False)
+    game_id, version, done = uuid.UUID(game), 2, 0
+    ready.wait()
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        version += 1
+        made.insert_events([StoredEvent(game_id, version, event.topic, event.state)],
+                           listing=[{"id": game, "version": version, "finished": False}] if before != UNLISTED else [])
+        done += 1
+    counts[i] = done
+    made.datastore.close()
 
-    def write(i: int) -> None:
-        game_id, version = uuid.UUID(games[i]), 2
-        while not stop.is_set():
-            version += 1
-            made.insert_events([StoredEvent(game_id, version, template_event.topic, template_event.state)],
-                               listing=[{"id": games[i], "version": version, "finished": False}])
-            counts[i] += 1
 
-    threads = [threading.Thread(target=write, args=(i,)) for i in range(len(games))]
-    start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    time.sleep(seconds)
-    stop.set()
-    for thread in threads:
-        thread.join()
-    return sum(counts) / (time.perf_counter() - start)
+def _raw_writer(schema: str, seconds: float, ready, counts, i: int) -> None:
+    with psycopg.connect(DSN, autocommit=True) as conn:
+        done = 0
+        ready.wait()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            conn.execute(f'INSERT INTO "{schema}".bench_rows (body) VALUES (%s)', ('{"type": "Ticked", "by": 1}',))
+            done += 1
+        counts[i] = done
+
+
+def in_processes(target, writers: int, seconds: float, arguments) -> float:
+    """Rows per second of `writers` processes running target(*arguments(i), ...) together."""
+    ready, counts = multiprocessing.Barrier(writers), multiprocessing.Array("i", writers)
+    processes = [multiprocessing.Process(target=target, args=(*arguments(i), seconds, ready, counts, i))
+                 for i in range(writers)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join()
+    return sum(counts) / seconds
 
 
 def raw_rate(schema: str, writers: int, seconds: float) -> float:
     with psycopg.connect(DSN, autocommit=True) as conn:
         conn.execute(f'CREATE TABLE "{schema}".bench_rows (id bigserial PRIMARY KEY, body jsonb)')
-    counts, stop = [0] * writers, threading.Event()
-
-    def write(i: int) -> None:
-        with psycopg.connect(DSN, autocommit=True) as conn:
-            while not stop.is_set():
-                conn.execute(f'INSERT INTO "{schema}".bench_rows (body) VALUES (%s)', ('{"type": "Ticked", "by": 1}',))
-                counts[i] += 1
-
-    threads = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
-    start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    time.sleep(seconds)
-    stop.set()
-    for thread in threads:
-        thread.join()
-    return sum(counts) / (time.perf_counter() - start)
+    return in_processes(_raw_writer, writers, seconds, lambda i: (schema,))
 
 
 def insert_part(args, report: list) -> None:
     variants = {"Parley's recorder: no table lock, no NOTIFY": "",
                 "the same with the library's table lock and NOTIFY (before this change)": LOCK + NOTIFY,
-                "the same with the table lock only": LOCK}
+                "the same with the table lock only": LOCK,
+                "no table lock, and no change to the list (what the list costs a command)": UNLISTED}
     rates: dict = {name: [] for name in variants}
     raw: list = []
     for _ in range(args.rounds):  # alternated, so that a change in the machine's load hits each alike
@@ -218,11 +224,12 @@ def insert_part(args, report: list) -> None:
         return ", ".join(f"{v:,.0f}" for v in values) + " inserts/s"
 
     for name in variants:
-        report.append((f"{args.writers} writers, one event per insert, own games: {name}", figures(rates[name])))
-    report.append((f"raw psycopg autocommit INSERT, {args.writers} writers, own connections", figures(raw)))
-    plain, locked, lock_only = (statistics.median(rates[name]) for name in variants)
+        report.append((f"{args.writers} writer processes, one event per insert, own games: {name}", figures(rates[name])))
+    report.append((f"raw psycopg autocommit INSERT, {args.writers} writer processes", figures(raw)))
+    plain, locked, lock_only, unlisted = (statistics.median(rates[name]) for name in variants)
     report.append(("  ratio of medians: no lock / lock and NOTIFY", f"{plain / locked:.2f}"))
     report.append(("  ratio of medians: no lock / lock only", f"{plain / lock_only:.2f}"))
+    report.append(("  ratio of medians: with the list's change / without", f"{plain / unlisted:.2f}"))
     report.append(("  ratio of medians: Parley's recorder / raw INSERT", f"{plain / statistics.median(raw):.2f}"))
 
 
@@ -235,10 +242,8 @@ def insert_rate(args, before: str) -> float:
             stored, change = clone(events, ["A", "B"], ended=False)
             made.insert_events(stored, listing=[change])
             games.append(change["id"])
-        try:
-            return writers_rate(made, games, events[1], args.seconds)
-        finally:
-            made.datastore.close()
+        made.datastore.close()
+        return in_processes(_insert_writer, args.writers, args.seconds, lambda i: (env, before, games[i], events[1]))
 
 
 def main() -> None:
