@@ -82,7 +82,7 @@ def on_starting(server):
 
 def _prepare_the_store():
     """The store's tables, and on a database from before the stored game list the list filled
-    from every stored event (service/listing.py; 25 s for 100,000 games here,
+    from every stored event (service/listing.py; 10-25 s for 100,000 games here,
     docs/performance.md), before the master opens its port and boots workers: meanwhile the
     port refuses connections (a load balancer sees the node down) instead of queueing requests
     behind workers that are still booting, and no worker boot lasts that long (gunicorn's
