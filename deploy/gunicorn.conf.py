@@ -77,6 +77,24 @@ def on_starting(server):
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory, exist_ok=True)
+    _prepare_the_store()
+
+
+def _prepare_the_store():
+    """The store's tables, and on a database from before the stored game list the list filled
+    from every stored event (service/listing.py; 10-25 s for 100,000 games here,
+    docs/performance.md), before the master opens its port and boots workers: meanwhile the
+    port refuses connections (a load balancer sees the node down) instead of queueing requests
+    behind workers that are still booting, and no worker boot lasts that long (gunicorn's
+    documented `timeout` kills a silent worker; 27.0.1 happens not to count a boot, since it
+    compares the wall-clock time of the heartbeat file with a monotonic clock until the first
+    beat). In a process of its own: importing the service here, before the workers' gevent
+    monkey-patching, would leave them with unpatched locks. Workers then find the tables."""
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-c", "from service.application import prepare_store; prepare_store()"],
+                   check=True)
 
 
 def child_exit(server, worker):

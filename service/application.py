@@ -5,8 +5,9 @@ adjudication, domain/adjudication.py) and stores the answer. Outcomes of chance 
 in decide(), before any event is triggered, so replaying stored events never rolls again.
 
 Parley holds what a process needs around the store: the rulesets it serves (given to each
-game as it is read, service/game.py GameMapper), its GameCache (service/cache.py), the game
-list (service/index.py), and the store's configuration. Persistence comes from the
+game as it is read, service/game.py GameMapper), its GameCache (service/cache.py), and the store's
+configuration. The game list is a projection the recorders store with the events
+(service/listing.py): every save hands them its changes. Persistence comes from the
 environment (eventsourcing's PERSISTENCE_MODULE and friends, any of them optionally prefixed
 PARLEY_). Without any, games go to an SQLite file under ./var/.
 """
@@ -27,9 +28,10 @@ from domain import adjudication
 from domain import chance as domain_chance
 from domain.adjudication import json_safe
 from domain.ruleset import ARBITER
+from service import listing
 from service.cache import GameCache
 from service.game import Game, GameMapper, hash_token, project_game
-from service.index import GameIndex
+from service.listing import Filters, Listed, ListingRecorder
 from service.seeds import SeedKeys
 
 
@@ -63,13 +65,15 @@ class Parley(Application):
     def __init__(self, rulesets: dict, env: dict | None = None,
                  snapshot_interval: int | None = None):
         self._games = GameCache()
-        self.index = GameIndex()  # the game list of this store (service/index.py)
         if snapshot_interval is not None:
             self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]  # this app's
         self.rulesets = dict(rulesets)
         for attempt in range(5):
             try:
                 super().__init__(env=env)
+                # The game list's tables, filled from the games stored before they existed
+                # (once per database; service/listing.py).
+                cast(ListingRecorder, self.recorder).create_listing(listing.Backfill(self.mapper))
                 return
             except (IntegrityError, InternalError):
                 # Several gunicorn workers starting on an empty database race to create the
@@ -92,6 +96,27 @@ class Parley(Application):
             if dbname and ":memory:" not in dbname and not dbname.startswith("file:"):
                 os.makedirs(os.path.dirname(os.path.abspath(dbname)), exist_ok=True)
         return result
+
+    def construct_factory(self, env):
+        """eventsourcing's factory for the configured store, with recorders that write the game
+        list with the events (SQLite and memory: service/recorders.py; PostgreSQL: store.py)."""
+        from service import recorders
+
+        module = env.get("PERSISTENCE_MODULE") or "eventsourcing.popo"
+        if module == "eventsourcing.sqlite":
+            return recorders.ListingSQLiteFactory(env)
+        if module == "eventsourcing.popo":
+            return recorders.ListingPOPOFactory(env)
+        factory = super().construct_factory(env)
+        if not hasattr(factory.application_recorder_class, "select_games"):
+            raise ValueError(f"PERSISTENCE_MODULE {module!r}: Parley stores games in eventsourcing.sqlite, "
+                             "eventsourcing.postgres or eventsourcing.popo (its game list needs their recorders)")
+        return factory
+
+    def _record(self, processing_event):
+        # The game list's changes go into the same insert as the events (service/listing.py).
+        processing_event.saved_kwargs.setdefault(listing.LISTING, listing.changes(processing_event.events))
+        return super()._record(processing_event)
 
     def construct_mapper(self) -> GameMapper:
         """Records are read with the rulesets this application serves (service/game.py)."""
@@ -235,10 +260,22 @@ class Parley(Application):
             raise GameNotFound(str(game_id))
         return game
 
-    def list_games(self) -> GameIndex:
-        """The game list, caught up with every record stored before this call (service/index.py)."""
-        self.index.catch_up(self)
-        return self.index
+    def list_games(self, filters: Filters) -> tuple[list[Listed], str | None]:
+        """A page of the game list (service/listing.py), as stored with every insert before
+        this call, and the cursor of the next page (None on the last)."""
+        if filters.unmatchable:
+            return [], None
+        return listing.page(cast(ListingRecorder, self.recorder).select_games(filters), filters.limit)
 
 
-__all__ = ["GameNotFound", "NewGame", "Parley"]
+def prepare_store() -> None:
+    """Open the store the environment configures, as a worker would, and close it: its tables
+    are created and, on a database from before the stored game list, the list is filled from
+    every stored event (service/listing.py). gunicorn's master runs this before any worker
+    boots (deploy/gunicorn.conf.py)."""
+    from domain.registry import all_rulesets
+
+    Parley(all_rulesets()).close()
+
+
+__all__ = ["GameNotFound", "NewGame", "Parley", "prepare_store"]

@@ -11,13 +11,16 @@ so that clients get a 503 with Retry-After within a few seconds (service/errors.
 Parley uses this factory whenever PERSISTENCE_MODULE says eventsourcing.postgres
 (service/application.py).
 
-One more change: a command's events are inserted in one round trip. The library's default
-insert is a transaction of several (BEGIN; lock timeout, table lock, NOTIFY and INSERT
-pipelined; COMMIT), and its optional database function skips the table lock that keeps
-notification ids in commit order. `parley_insert_events_<id type>` does all of the default's
-statements, lock included, inside one function called in one autocommitted statement: the
-same rows, the same lock, the same NOTIFY, the same unique-key violation when another command
-took the version first (docs/performance.md has what it saves).
+Two more changes. A command's events are inserted in one round trip, with the game list's
+changes (service/listing.py) in the same transaction: `parley_insert_and_list_<id type>`
+inserts the events and calls `parley_list_games_<id type>`, in one autocommitted statement.
+And it takes no table lock: the library's insert locks the events table (EXCLUSIVE) so that
+notification ids are issued in commit order, for readers that follow the notification log;
+Parley has none (the game list is stored, not followed), so inserts into different games run
+side by side, on every node. Two commands at one game's version still meet at the events'
+primary key: the second fails (IntegrityError), as before. The library's NOTIFY is dropped
+too: nothing listens, and PostgreSQL serializes the commits of transactions that notified.
+docs/performance.md has what each costs.
 """
 from __future__ import annotations
 
@@ -27,10 +30,14 @@ import time
 from functools import wraps
 from typing import Any
 
-from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import InterfaceError, Notification, OperationalError
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
+from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
+from psycopg.types.json import Jsonb
 from psycopg_pool import PoolTimeout
+
+from service.listing import BATCH, GAMES, LISTING, PLAYERS, BackfillFunction, Filters, Listed, ListingSQL
 
 ATTEMPTS = 10         # a broken connection fails at once: the next pooled one is tried
 WAIT = 0.05           # before each retry of a call that met a broken connection
@@ -95,6 +102,11 @@ def _fail_fast(method):
     return call
 
 
+def _key(name: str) -> int:
+    """A bigint advisory lock key for a name."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+
+
 class OneAtATimeCreation:
     """Tables, types and functions created by one process at a time, per schema.
 
@@ -111,8 +123,7 @@ class OneAtATimeCreation:
             # for itself. Create without the lock (the boot retries in application.py).
             super().create_table()  # type: ignore[misc]  # the recorder's, after this mixin
             return
-        name = f"parley-create:{self.datastore.schema}"
-        key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+        key = _key(f"parley-create:{self.datastore.schema}")
         with self.datastore.get_connection() as conn:
             conn.execute("SELECT pg_advisory_lock(%s)", (key,))
             try:
@@ -126,49 +137,152 @@ class FailFastAggregateRecorder(OneAtATimeCreation, PostgresAggregateRecorder):
     select_events = _fail_fast(PostgresAggregateRecorder.select_events)
 
 
+# The listing (service/listing.py): one row per game, one per (casefolded player name, game).
+# `seq` is the creation order the list is paged in. Created with the backfill, in one
+# transaction (FailFastApplicationRecorder.create_listing): the table's existence says the
+# stored games are in it.
+LISTING_TABLES = (
+    "CREATE TABLE {schema}.{games} ("
+    "    seq bigserial PRIMARY KEY, id {id_type} NOT NULL UNIQUE, ruleset text NOT NULL, "
+    "    players text[] NOT NULL, created_at text NOT NULL, version bigint NOT NULL, "
+    "    finished boolean NOT NULL)",
+    "CREATE INDEX {games_by_ruleset} ON {schema}.{games} (ruleset, seq)",
+    "CREATE INDEX {games_by_status} ON {schema}.{games} (finished, seq)",
+    "CREATE TABLE {schema}.{players} (name text NOT NULL, seq bigint NOT NULL, PRIMARY KEY (name, seq))",
+)
+
+# Applies a list of changes (service/listing.py, as JSON) to the listing. A game's row is
+# inserted under a lock that only creations take, held to the end of the transaction: rows
+# get their `seq` in commit order, so a client paging with a cursor never misses a game.
+LIST_FUNCTION = (
+    "CREATE OR REPLACE FUNCTION {schema}.{function}(listing jsonb) "
+    "RETURNS void LANGUAGE plpgsql AS $BODY$ "
+    "DECLARE change jsonb; created bigint; "
+    "BEGIN "
+    "    FOR change IN SELECT value FROM jsonb_array_elements(listing) LOOP "
+    "        IF change ? 'ruleset' THEN "
+    "            PERFORM pg_advisory_xact_lock({creation_lock}); "
+    "            INSERT INTO {schema}.{games} (id, ruleset, players, created_at, version, finished) "
+    "            VALUES ((change->>'id')::{id_type}, change->>'ruleset', "
+    "                    ARRAY(SELECT jsonb_array_elements_text(change->'players')), "
+    "                    change->>'created_at', (change->>'version')::bigint, (change->>'finished')::boolean) "
+    "            RETURNING seq INTO created; "
+    "            INSERT INTO {schema}.{players} (name, seq) "
+    "            SELECT DISTINCT name, created FROM jsonb_array_elements_text(change->'names') AS name; "
+    "        ELSE "
+    "            UPDATE {schema}.{games} SET version = GREATEST(version, (change->>'version')::bigint), "
+    "                finished = finished OR (change->>'finished')::boolean "
+    "            WHERE id = (change->>'id')::{id_type}; "
+    "        END IF; "
+    "    END LOOP; "
+    "END; $BODY$")
+
+# A command's events and their listing changes, in one statement (one transaction). No table
+# lock: inserts into different games run side by side; two commands at one game's version
+# still meet at the events' primary key, and the second fails. No NOTIFY: nothing in Parley
+# listens, and PostgreSQL serializes the commits of transactions that notified (each takes,
+# at commit, one lock shared by all of them).
 INSERT_FUNCTION = (
-    "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
+    "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[], listing jsonb) "
     "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
     "BEGIN "
     "    SET LOCAL lock_timeout = '{lock_timeout}s'; "
-    "    LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
-    "    NOTIFY {channel}; "
+    "{before_insert}"
     "    RETURN QUERY "
     "    INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
     "    SELECT originator_id, originator_version, topic, state FROM unnest(events) "
     "    RETURNING notification_id; "
+    "    PERFORM {schema}.{list_function}(listing); "
     "END; $BODY$")
 
 
 def _insert_in_one_round_trip(self, stored_events, **kwargs):
-    """The events in one statement (the function holds the library's transaction)."""
+    """The events and their listing changes in one statement (the function's transaction)."""
     if not stored_events:
         return None
     rows = [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
             for e in stored_events]
+    listing = Jsonb(kwargs.get(LISTING) or [])
     with self.datastore.get_connection() as conn, conn.cursor() as curs:
-        curs.execute(self.insert_in_one_statement, (rows,), prepare=True)
+        curs.execute(self.insert_in_one_statement, (rows, listing), prepare=True)
         return [row[self.insert_function_name] for row in curs.fetchall()]
 
 
+def _select_games(self, filters: Filters) -> list[Listed]:
+    sql, params = self.listing_sql.select(filters)
+    with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+        curs.execute(sql, params, prepare=True)
+        return [Listed(str(i), r, list(p), c, v, f) for i, r, p, c, v, f in curs.fetchall()]
+
+
 class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorder):
+    """The application's events, and the game list written with them (service/listing.py)."""
+
+    # What the insert function runs before the insert: nothing. benchmarks/listing.py puts
+    # the library's table lock back here to measure what it cost.
+    before_insert = ""
+
     def __init__(self, datastore, **kwargs):
         super().__init__(datastore, **kwargs)
-        self.insert_function_name = f"parley_insert_events_{datastore.originator_id_type}"
+        id_type = datastore.originator_id_type
+        self.insert_function_name = f"parley_insert_and_list_{id_type}"
         schema = Identifier(datastore.schema)
+        names = {"schema": schema, "games": Identifier(GAMES), "players": Identifier(PLAYERS),
+                 "id_type": SQL(id_type), "games_by_ruleset": Identifier(f"{GAMES}_by_ruleset"),
+                 "games_by_status": Identifier(f"{GAMES}_by_status")}
+        self.listing_tables = [SQL(s).format(**names) for s in LISTING_TABLES]
+        self.list_function = SQL("{schema}.{function}").format(
+            schema=schema, function=Identifier(f"parley_list_games_{id_type}"))
+        self.sql_create_statements.append(SQL(LIST_FUNCTION).format(
+            function=Identifier(f"parley_list_games_{id_type}"),
+            creation_lock=_key(f"parley-creation:{datastore.schema}"), **names))
         self.sql_create_statements.append(SQL(INSERT_FUNCTION).format(
             schema=schema, function=Identifier(self.insert_function_name),
             event=Identifier(self.stored_event_type_name),
-            table=Identifier(self.events_table_name), channel=Identifier(self.channel_name),
-            lock_timeout=datastore.lock_timeout))
+            table=Identifier(self.events_table_name), lock_timeout=datastore.lock_timeout,
+            before_insert=SQL(self.before_insert).format(schema=schema, table=Identifier(self.events_table_name)),
+            list_function=Identifier(f"parley_list_games_{id_type}")))
         # Rendered once: psycopg would compose a composed query again on every call.
-        self.insert_in_one_statement = SQL("SELECT * FROM {schema}.{function}((%s))").format(
+        self.insert_in_one_statement = SQL("SELECT * FROM {schema}.{function}(%s, %s)").format(
             schema=schema, function=Identifier(self.insert_function_name)).as_string(None)
+        self.listing_sql = ListingSQL(SQL("{schema}.{games}").format(**names).as_string(None),
+                                      SQL("{schema}.{players}").format(**names).as_string(None), "%s")
 
     insert_events = _fail_fast(_insert_in_one_round_trip)
     select_events = _fail_fast(PostgresApplicationRecorder.select_events)
     select_notifications = _fail_fast(PostgresApplicationRecorder.select_notifications)
     max_notification_id = _fail_fast(PostgresApplicationRecorder.max_notification_id)
+    select_games = _fail_fast(_select_games)
+
+    def create_listing(self, backfill: BackfillFunction) -> None:
+        """The listing's tables, filled from the events stored so far, unless they exist: in
+        one transaction, under a lock per schema, so that of several processes starting at
+        once one creates and fills them and the others then find them."""
+        with self.datastore.get_connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_key(f"parley-listing:{self.datastore.schema}"),))
+            found = conn.execute("SELECT to_regclass(format('%%I.%%I', %s::text, %s::text)) AS found",
+                                 (self.datastore.schema, GAMES)).fetchone()
+            if found is not None and found["found"] is not None:
+                return
+            for statement in self.listing_tables:
+                conn.execute(statement)
+            self._backfill(conn, backfill)
+
+    def _backfill(self, conn, backfill: BackfillFunction) -> None:
+        select = SQL("SELECT notification_id, originator_id, originator_version, topic, state "
+                     "FROM {schema}.{table} WHERE notification_id > %s ORDER BY notification_id LIMIT %s").format(
+            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
+        apply = SQL("SELECT {function}(%s)").format(function=self.list_function)
+        after = 0
+        while True:
+            rows = conn.execute(select, (after, BATCH)).fetchall()
+            if not rows:
+                return
+            notifications = [Notification(id=r["notification_id"], originator_id=r["originator_id"],
+                                          originator_version=r["originator_version"], topic=r["topic"],
+                                          state=bytes(r["state"])) for r in rows]
+            conn.execute(apply, (Jsonb(backfill(notifications)),))
+            after = rows[-1]["notification_id"]
 
 
 class FailFastPostgresFactory(PostgresFactory):

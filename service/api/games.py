@@ -11,6 +11,7 @@ from service.api import Blueprint, application, authenticate
 from service.api.names import enforce_names
 from service.api.render import check_creation, game_view
 from service.errors import Problem
+from service.listing import Filters
 from service.serving import offload
 
 blp = Blueprint("games", __name__, url_prefix="/games",
@@ -204,10 +205,9 @@ def list_games(query: dict):
 
     Public: it shows what a table would see from across the room (names, game, whether it is
     over), never a token or anything a game's rules hide."""
-    index = application().list_games()
-    after = str(query["after"]) if "after" in query else None
-    rows, cursor = index.select(query.get("ruleset"), query.get("status"), query.get("player"),
-                                after, query["limit"])
+    filters = Filters(query.get("ruleset"), query.get("status"), query.get("player"), query.get("after"),
+                      query["limit"])
+    rows, cursor = application().list_games(filters)
     games = [{"id": r.id, "ruleset": r.ruleset, "players": r.players, "version": r.version,
               "status": "finished" if r.finished else "active", "created_at": r.created_at} for r in rows]
     headers = {}

@@ -360,7 +360,7 @@ def boom(*args, **kwargs):
     ("service.api.exports.build_export", ("GET", "/games/{id}/export")),
     ("domain.adjudication.schema_problems", ("POST", "/games/{id}/commands")),
     ("service.api.games.check_creation", ("POST", "/games")),
-    ("service.index.GameIndex.select", ("GET", "/games")),
+    ("service.application.Parley.list_games", ("GET", "/games")),
     ("service.api.rulesets.summary", ("GET", "/rulesets")),
     ("service.game.Game.seat_for_token", ("GET", "/games/{id}/legal-commands")),
 ])

@@ -112,7 +112,7 @@ class HiddenHoard:
             return replace(state, stood=tuple(stood))
         if kind == "TurnPassed":
             return replace(state, turn=event["seat"])
-        if kind == "HoardRevealed":
+        if kind == "GameEnded":
             return replace(state, finished=True, winners=tuple(event["winners"]), seed=event["seed"])
         return state
 
@@ -149,7 +149,7 @@ class HiddenHoard:
         if all(after.stood):
             scores = [self._score(after, s) for s in range(len(after.players))]
             best = max(scores)
-            events.append({"type": "HoardRevealed", "hands": [list(h) for h in after.hands],
+            events.append({"type": "GameEnded", "hands": [list(h) for h in after.hands],
                            "scores": scores, "winners": [s for s, v in enumerate(scores) if v == best],
                            "seed": chance.reveal()})
         else:

@@ -4,6 +4,7 @@ from tests.api.test_corsairs_over_http import *  # noqa: F401,F403
 from tests.api.test_disputes_over_http import *  # noqa: F401,F403
 from tests.api.test_event_log import *  # noqa: F401,F403
 from tests.api.test_listing_games import *  # noqa: F401,F403
+from tests.api.test_listing_store import *  # noqa: F401,F403
 from tests.api.test_reading_games import *  # noqa: F401,F403
 from tests.api.test_rulesets_and_creation import *  # noqa: F401,F403
 from tests.api.test_storage import *  # noqa: F401,F403

@@ -1,11 +1,11 @@
 """A command's events go to PostgreSQL in one statement (service/store.py's insert function),
-which must do everything eventsourcing's own insert does: take the events table's EXCLUSIVE
-lock (so notification ids are issued in commit order), NOTIFY the table's channel, and refuse
-a version that is already stored."""
+with the game list's changes (service/listing.py) in the same transaction. It takes no table
+lock: inserts into different games do not wait for each other; two inserts at one game's
+version still meet at the primary key, and the second is refused. Only a game's creation takes
+a lock (so that list positions follow commit order), which commands never wait for."""
 from __future__ import annotations
 
 import threading
-import time
 
 import psycopg
 import pytest
@@ -13,6 +13,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.registry import all_rulesets
 from service.application import Parley
+from service.store import _key
 from tests.postgres.conftest import CONNINFO, postgres_env
 
 CORSAIRS = all_rulesets()["corsairs-of-valeria"]
@@ -31,46 +32,73 @@ def next_command(app, game_id):
     return game, seat, CORSAIRS.legal_commands(game.state, seat)[0]
 
 
-def test_the_insert_waits_for_a_lock_that_conflicts_only_with_exclusive(parley):
+def in_open_transaction(app, schema, conn, game_id):
+    """Insert the next command's events for a game through the insert function on `conn`, in
+    a transaction left open: it holds whatever locks the insert takes."""
+    game, seat, command = next_command(app, game_id)
+    before = game.version
+    events = app.execute(game_id, seat, command, game=game, dry_run=True)[0].collect_events()
+    assert events and events[0].originator_version == before + 1
+    recorder = app.recorder
+    stored = [app.mapper.to_stored_event(e) for e in events]
+    rows = [recorder.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state) for e in stored]
+    conn.execute(f'SELECT * FROM "{schema}".parley_insert_and_list_uuid(%s, %s)',
+                 (rows, psycopg.types.json.Jsonb([])))
+
+
+def finishes(work, seconds: float) -> bool:
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (work(), done.set()), daemon=True)
+    thread.start()
+    finished = done.wait(seconds)
+    return finished
+
+
+def test_an_insert_does_not_wait_for_an_uncommitted_insert_into_another_game(parley):
+    app, schema = parley
+    held, other = (app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id for _ in range(2))
+    game, seat, command = next_command(app, other)
+    before = game.version
+    with psycopg.connect(**CONNINFO) as holder:
+        holder.execute("SELECT 1")  # a transaction is open from here
+        in_open_transaction(app, schema, holder, held)
+        # With the library's EXCLUSIVE table lock, this insert waited until the holder ended.
+        assert finishes(lambda: app.execute(other, seat, command, game=game), 10)
+        assert app.stored_events(other)[-1].originator_version > before
+        holder.rollback()
+    assert app.stored_events(held)[-1].originator_version == app.get_game(held).version
+
+
+def test_nothing_locks_the_events_table(parley):
+    """An insert passes a lock that conflicts with EXCLUSIVE (the library's table lock)."""
     app, schema = parley
     game_id = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
     game, seat, command = next_command(app, game_id)
-    done = threading.Event()
     with psycopg.connect(**CONNINFO) as holder:
-        # ROW SHARE conflicts with EXCLUSIVE and ACCESS EXCLUSIVE only: a plain INSERT (ROW
-        # EXCLUSIVE) would pass it, the table lock of eventsourcing's insert may not.
         holder.execute(f'LOCK TABLE "{schema}".parley_events IN ROW SHARE MODE')
-        worker = threading.Thread(target=lambda: (app.execute(game_id, seat, command, game=game),
-                                                  done.set()), daemon=True)
-        worker.start()
-        assert not done.wait(0.8), "the insert did not wait for the table lock"
+        assert finishes(lambda: app.execute(game_id, seat, command, game=game), 10)
         holder.rollback()
-    assert done.wait(10)
-    worker.join(10)
-    assert app.get_game(game_id).version == game.version
 
 
-def test_the_insert_notifies_the_tables_channel(postgres_schema, monkeypatch):
-    # The channel is named after the table, the same in every schema: tests running beside
-    # this one notify it too, so only notifications from this app's own backends count.
-    name = f"parley-notify-{postgres_schema}"
-    monkeypatch.setenv("PGAPPNAME", name)
-    app = Parley({CORSAIRS.id: CORSAIRS}, env=postgres_env(postgres_schema))
-    try:
-        game_id = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
-        game, seat, command = next_command(app, game_id)
-        with psycopg.connect(**CONNINFO, autocommit=True) as listener:
-            listener.execute("LISTEN parley_events")
-            app.execute(game_id, seat, command, game=game)
-            ours = {row[0] for row in listener.execute(
-                "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (name,))}
-            assert ours
-            deadline, heard = time.monotonic() + 5, []
-            while not any(n.pid in ours for n in heard) and time.monotonic() < deadline:
-                heard += listener.notifies(timeout=0.5)
-        assert [n.channel for n in heard if n.pid in ours] == ["parley_events"]
-    finally:
-        app.close()
+def test_a_creation_waits_for_an_uncommitted_creation_and_a_command_does_not(parley):
+    """Creations take a lock to the end of their transaction, so that list positions are
+    handed out in commit order; commands never take it."""
+    app, schema = parley
+    playing = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
+    game, seat, command = next_command(app, playing)
+    created = threading.Event()
+    with psycopg.connect(**CONNINFO) as holder:
+        holder.execute("SELECT 1")  # a transaction is open from here
+        key = _key(f"parley-creation:{schema}")
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
+        creator = threading.Thread(target=lambda: (app.create_game(CORSAIRS.id, ["C", "D"], "server"), created.set()),
+                                   daemon=True)
+        creator.start()
+        assert finishes(lambda: app.execute(playing, seat, command, game=game), 10)
+        assert not created.wait(0.8), "a creation did not wait for the creation lock"
+        holder.rollback()
+    assert created.wait(10)
+    creator.join(10)
 
 
 def test_a_version_already_stored_is_refused_and_nothing_is_added(parley):
@@ -116,7 +144,7 @@ def test_workers_booting_together_on_a_fresh_schema_all_create_without_an_error(
     assert errors == []
     with psycopg.connect(**CONNINFO) as conn:
         found = conn.execute("SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
-                             "WHERE n.nspname = %s AND p.proname = 'parley_insert_events_uuid'",
+                             "WHERE n.nspname = %s AND p.proname = 'parley_insert_and_list_uuid'",
                              (postgres_schema,)).fetchone()[0]
     assert found == 1
     for recorder in recorders:

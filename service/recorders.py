@@ -1,0 +1,164 @@
+"""eventsourcing's SQLite and in-memory (POPO) application recorders, writing the game list
+(service/listing.py) in the same transaction as the events it reflects.
+
+Parley uses these factories whenever PERSISTENCE_MODULE says eventsourcing.sqlite or
+eventsourcing.popo (Parley.construct_factory); PostgreSQL's recorder is in service/store.py.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from eventsourcing.persistence import Notification
+from eventsourcing.popo import POPOApplicationRecorder, POPOFactory
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
+
+from service.listing import (
+    BATCH,
+    GAMES,
+    LISTING,
+    PLAYERS,
+    BackfillFunction,
+    Change,
+    Filters,
+    Listed,
+    ListingSQL,
+    apply_in_memory,
+    select_in_memory,
+)
+
+SQLITE_TABLES = (
+    f"CREATE TABLE {GAMES} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, ruleset TEXT NOT NULL, "
+    "players TEXT NOT NULL, created_at TEXT NOT NULL, version INTEGER NOT NULL, finished INTEGER NOT NULL)",
+    f"CREATE INDEX {GAMES}_by_ruleset ON {GAMES} (ruleset, seq)",
+    f"CREATE INDEX {GAMES}_by_status ON {GAMES} (finished, seq)",
+    f"CREATE TABLE {PLAYERS} (name TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (name, seq)) WITHOUT ROWID",
+)
+INSERT_GAME = f"INSERT INTO {GAMES} (id, ruleset, players, created_at, version, finished) VALUES (?, ?, ?, ?, ?, ?)"
+INSERT_NAME = f"INSERT OR IGNORE INTO {PLAYERS} (name, seq) VALUES (?, ?)"
+UPDATE_GAME = f"UPDATE {GAMES} SET version = MAX(version, ?), finished = (finished OR ?) WHERE id = ?"
+BUSY_SECONDS = 600  # how long a process starting on SQLite waits for another's backfill
+
+
+def _list_in_sqlite(cursor, batch: list[Change]) -> None:
+    for change in batch:
+        if "ruleset" in change:
+            cursor.execute(INSERT_GAME, (change["id"], change["ruleset"], json.dumps(change["players"]),
+                                         change["created_at"], change["version"], change["finished"]))
+            seq = cursor.lastrowid
+            cursor.executemany(INSERT_NAME, [(name, seq) for name in change["names"]])
+        else:
+            cursor.execute(UPDATE_GAME, (change["version"], change["finished"], change["id"]))
+
+
+class ListingSQLiteRecorder(SQLiteApplicationRecorder):
+    """SQLite runs one writing transaction at a time: positions follow commit order."""
+
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events"):
+        super().__init__(datastore, events_table_name)
+        self.listing_sql = ListingSQL(GAMES, PLAYERS, "?")
+
+    def _insert_events(self, c: Any, stored_events: Any, **kwargs: Any) -> Any:
+        notification_ids = super()._insert_events(c, stored_events, **kwargs)
+        _list_in_sqlite(c, kwargs.get(LISTING) or [])
+        return notification_ids
+
+    def select_games(self, filters: Filters) -> list[Listed]:
+        sql, params = self.listing_sql.select(filters, after=str(filters.after) if filters.after else None)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(sql, params)
+            return [Listed(i, r, json.loads(p), c_at, v, bool(f)) for i, r, p, c_at, v, f in c.fetchall()]
+
+    def create_listing(self, backfill: BackfillFunction) -> None:
+        """The listing's tables, filled from the events stored so far, unless they exist: in one
+        write transaction (BEGIN IMMEDIATE: one process at a time; the others wait, then find them)."""
+        deadline = time.monotonic() + BUSY_SECONDS
+        with self.datastore.get_connection(commit=True) as conn:
+            cursor = conn.cursor()
+            while True:
+                try:
+                    cursor.execute("BEGIN IMMEDIATE")
+                    break
+                except Exception as error:  # sqlite3.OperationalError: another process's backfill
+                    if "locked" not in str(error) or time.monotonic() > deadline:
+                        raise
+            try:
+                cursor.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (GAMES,))
+                if cursor.fetchone() is None:
+                    for statement in SQLITE_TABLES:
+                        cursor.execute(statement)
+                    self._backfill(cursor, backfill)
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+
+    def _backfill(self, cursor, backfill: BackfillFunction) -> None:
+        select = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table_name} "
+                  "WHERE rowid > ? ORDER BY rowid LIMIT ?")
+        after = 0
+        while True:
+            cursor.execute(select, (after, BATCH))
+            rows = cursor.fetchall()
+            if not rows:
+                return
+            _list_in_sqlite(cursor, backfill([
+                Notification(id=r[0], originator_id=self.convert_originator_id(r[1]), originator_version=r[2],
+                             topic=r[3], state=bytes(r[4])) for r in rows]))
+            after = rows[-1][0]
+
+
+class ListingPOPORecorder(POPOApplicationRecorder):
+    """In memory (tests): the list is a dict in creation order, changed under the store's lock."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._games: dict[str, Listed] | None = None   # None: the listing was never created
+        self._names: dict[str, list[str]] = {}
+
+    def _insert_events(self, stored_events: Any, **kwargs: Any) -> Any:
+        with self._database_lock:
+            self._assert_uniqueness(stored_events, **kwargs)
+            self._list(kwargs.get(LISTING) or [])
+            return self._update_table(stored_events, **kwargs)
+
+    def _list(self, batch: list[Change]) -> None:
+        """Apply the changes, or none of them (then the events are not stored either)."""
+        assert self._games is not None, "create_listing() first"
+        before = {c["id"]: self._games.get(c["id"]) for c in batch}
+        kept = {i: (r.version, r.finished) for i, r in before.items() if r is not None}
+        try:
+            apply_in_memory(self._games, self._names, batch)
+        except BaseException:
+            for game_id, row in before.items():
+                if row is None:
+                    self._games.pop(game_id, None)
+                    self._names.pop(game_id, None)
+                else:
+                    row.version, row.finished = kept[game_id]
+            raise
+
+    def select_games(self, filters: Filters) -> list[Listed]:
+        with self._database_lock:
+            assert self._games is not None, "create_listing() first"
+            return select_in_memory(self._games, self._names, filters)
+
+    def create_listing(self, backfill: BackfillFunction) -> None:
+        with self._database_lock:
+            if self._games is not None:
+                return
+            self._games, self._names = {}, {}
+            after = 0
+            while batch := self.select_notifications(start=after + 1, limit=BATCH):
+                apply_in_memory(self._games, self._names, backfill(batch))
+                after = batch[-1].id
+
+
+class ListingSQLiteFactory(SQLiteFactory):
+    application_recorder_class = ListingSQLiteRecorder
+
+
+class ListingPOPOFactory(POPOFactory):
+    def application_recorder(self) -> ListingPOPORecorder:
+        return ListingPOPORecorder()
