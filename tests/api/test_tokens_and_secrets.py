@@ -269,7 +269,10 @@ def assert_not_in_database(app, tokens: list[str]) -> None:
     """Every row of every table of the store, as the database holds it (PostgreSQL here; the
     SQLite file is read byte by byte in its own test)."""
     env = app.extensions["parley"].env
-    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+    from service import store
+
+    # Parley names its own PostgreSQL factory (store.TOPIC) where the environment says eventsourcing.postgres
+    if env.get("PERSISTENCE_MODULE") not in ("eventsourcing.postgres", store.TOPIC):
         return
     import psycopg
 
