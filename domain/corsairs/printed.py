@@ -20,12 +20,11 @@ ABSENT = object()
 def at(x, path: tuple):
     """The value at path inside x (keys and list indexes), or ABSENT."""
     for p in path:
-        if isinstance(x, dict) and isinstance(p, str) and p in x:
-            x = x[p]
-        elif isinstance(x, list) and isinstance(p, int) and 0 <= p < len(x):
-            x = x[p]
-        else:
+        found = (isinstance(x, dict) and isinstance(p, str) and p in x) or \
+            (isinstance(x, list) and isinstance(p, int) and 0 <= p < len(x))
+        if not found:
             return ABSENT
+        x = x[p]
     return x
 
 

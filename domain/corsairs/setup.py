@@ -17,7 +17,7 @@ RULESET_VERSION = "1.0.0"
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
 
-OPTIONS_SCHEMA = {
+OPTIONS_SCHEMA: dict = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Corsairs of Valeria options",
     "description": "House rules. Each default is Parley's ruling where the rulebook is silent; see docs/rulings.md.",
