@@ -57,7 +57,7 @@ def cite(problems: list[str], sections: dict[str, tuple[str, str]]) -> list[str]
     out = []
     for p in problems:
         field = p.split(": ", 1)[0]
-        keys = [k for k in sections if field == k or field.startswith(k + ".")]
+        keys = [k for k in sections if field == k or field.startswith((k + ".", k + "["))]
         if _CITED.search(p) or not keys:
             out.append(p)
             continue
