@@ -34,6 +34,11 @@ def shown(v) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def text(x) -> str | None:
+    """x when it is a string, else None: what a name or id of unchecked content is looked up by."""
+    return x if isinstance(x, str) else None
+
+
 def differs(got, printed) -> bool:
     """True when got is not the printed value (true and 1 are not the same number)."""
     return type(got) is not type(printed) or got != printed
@@ -44,6 +49,12 @@ def shadowing(schema_problems: list[str], printed: list[str]) -> list[str]:
     printed one says more: the value and the section)."""
     fields = {p.split(": ", 1)[0] for p in printed}
     return [p for p in schema_problems if p.split(": ", 1)[0] not in fields]
+
+
+def _under(field: str, key: str) -> bool:
+    """Whether field is key or inside it; a '*' in key stands for any one part ('content.cards.*.die')."""
+    pattern = re.escape(key).replace(r"\*", r"[^.\[]+")
+    return re.match(pattern + r"($|[.\[])", field) is not None
 
 
 _CITED = re.compile(r"\[(?!True|False|None)[A-Z][^\[\]]*\]( \([A-Z]+-[A-Z]?\d+\))?$")
@@ -57,7 +68,7 @@ def cite(problems: list[str], sections: dict[str, tuple[str, str]]) -> list[str]
     out = []
     for p in problems:
         field = p.split(": ", 1)[0]
-        keys = [k for k in sections if field == k or field.startswith((k + ".", k + "["))]
+        keys = [k for k in sections if _under(field, k)]
         if _CITED.search(p) or not keys:
             out.append(p)
             continue
@@ -113,7 +124,7 @@ def printed_problems(content) -> list[str]:
                        f"missing: {', '.join(missing)} [Symbol Key] (CV-A2)")
     captains = at(content, ("captains",))
     for i, c in enumerate(captains if isinstance(captains, list) else []):
-        if isinstance(c, dict) and c.get("id") in PRINTED_CAPTAINS and "name" in c \
+        if isinstance(c, dict) and text(c.get("id")) in PRINTED_CAPTAINS and "name" in c \
                 and c["name"] != PRINTED_CAPTAINS[c["id"]]:
             out.append(f"content.captains.{i}.name: the rulebook prints {c['id']} as "
                        f"{shown(PRINTED_CAPTAINS[c['id']])}, not {shown(c['name'])} [Captain Cards]")

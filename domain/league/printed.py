@@ -37,6 +37,11 @@ def shown(v) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def text(x) -> str | None:
+    """x when it is a string, else None: what a name or id of unchecked content is looked up by."""
+    return x if isinstance(x, str) else None
+
+
 def differs(got, printed) -> bool:
     """True when got is not the printed value (true and 1 are not the same number)."""
     return type(got) is not type(printed) or got != printed
@@ -47,6 +52,12 @@ def shadowing(schema_problems: list[str], printed: list[str]) -> list[str]:
     printed one says more: the value and the section)."""
     fields = {p.split(": ", 1)[0] for p in printed}
     return [p for p in schema_problems if p.split(": ", 1)[0] not in fields]
+
+
+def _under(field: str, key: str) -> bool:
+    """Whether field is key or inside it; a '*' in key stands for any one part ('content.cards.*.die')."""
+    pattern = re.escape(key).replace(r"\*", r"[^.\[]+")
+    return re.match(pattern + r"($|[.\[])", field) is not None
 
 
 _CITED = re.compile(r"\[(?!True|False|None)[A-Z][^\[\]]*\]( \([A-Z]+-[A-Z]?\d+\))?$")
@@ -60,7 +71,7 @@ def cite(problems: list[str], sections: dict[str, tuple[str, str]]) -> list[str]
     out = []
     for p in problems:
         field = p.split(": ", 1)[0]
-        keys = [k for k in sections if field == k or field.startswith((k + ".", k + "["))]
+        keys = [k for k in sections if _under(field, k)]
         if _CITED.search(p) or not keys:
             out.append(p)
             continue
@@ -160,7 +171,7 @@ def printed_problems(content) -> list[str]:
     names = at(content, ("skillNames",))
     faces = at(content, ("skillDie", "faces"))
     if isinstance(names, dict) and isinstance(faces, list):
-        shown_on_die = {names.get(f) for f in faces if isinstance(f, str)}
+        shown_on_die = {text(names.get(f)) for f in faces if isinstance(f, str)}
         missing = [s for s in PRINTED_SKILLS if s not in shown_on_die]
         if missing:
             out.append(f"content.skillNames: the rulebook names the skills {' and '.join(PRINTED_SKILLS)}; no face of "
@@ -190,7 +201,7 @@ def _roster_problems(coins: list[dict]) -> list[str]:
             if field in c and differs(c[field], printed):
                 out.append(f"content.coins.{i}.{field}: the roster prints {name}'s {words} as {shown(printed)}, "
                            f"not {shown(c[field])} [Pirate Coin Roster]")
-        if "league" in c and c.get("color") in LEAGUES and differs(c["league"], LEAGUES[c["color"]]):
+        if "league" in c and text(c.get("color")) in LEAGUES and differs(c["league"], LEAGUES[c["color"]]):
             out.append(f"content.coins.{i}.league: the rulebook prints {c['color']} for the {LEAGUES[c['color']]}, "
                        f"not {shown(c['league'])} [Set Up]")
     missing = [n for n in ROSTER if n not in seen]

@@ -103,10 +103,9 @@ def _content(content: dict | None) -> tuple[dict, list[str], bool]:
     if content is None or content == DEFAULT_CONTENT:
         return DEFAULT_CONTENT, [], True   # checked once, at import
     printed = printed_problems(content)
-    errors = shadowing(custom_content_problems(_content_validator, content), printed)
-    if not errors:
-        errors = [f"content.{p}" for p in content_problems(content)]
-    return content, errors + printed, not errors
+    form = custom_content_problems(_content_validator, content)
+    errors = shadowing(form, printed) or [f"content.{p}" for p in ([] if form else content_problems(content))]
+    return content, errors + printed, not form and not errors
 
 
 def _option_content_problems(opts: dict, option_errors: list[str], content: dict) -> list[str]:
