@@ -83,6 +83,8 @@ def cite(problems: list[str], sections: dict[str, tuple[str, str]]) -> list[str]
 
 # -- what Corsairs of Valeria prints ---------------------------------------------------------
 
+RULING = "CV-P16"   # docs/rulings.md: printed numbers are not content
+
 # (content path, printed value, what the rulebook prints, section)
 PRINTED_VALUES = [
     (("silverTotal",), 35, "35 Silver Coins", "Components"),
@@ -105,6 +107,11 @@ PRINTED_CAPTAINS = {
 
 
 def printed_problems(content) -> list[str]:
+    """What content changes of the print, each problem with its ruling (RULING unless it has one)."""
+    return [p if _RULING.search(p) else f"{p} ({RULING})" for p in _printed(content)]
+
+
+def _printed(content) -> list[str]:
     """Every place where content differs from what the rulebook prints, as 'content.<field>:
     the rulebook prints X, not Y [Section]'. Reads content defensively: a part that is missing or
     of the wrong type is the schema's to report."""

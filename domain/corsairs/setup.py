@@ -111,14 +111,14 @@ def _content(content: dict | None) -> tuple[dict, list[str], bool]:
 
 
 # Options that only a captain uses: set to anything but their default while the content disables
-# that captain, they cannot apply (docs/rulings.md CV-P16).
+# that captain, they cannot apply (docs/rulings.md CV-P17).
 CAPTAIN_OPTIONS = {"recipient_captain_powers": "BONES", "hazards_on_hook_move": "HOOK", "hook_max_uses": "HOOK",
                    "hazards_on_jaxn_move": "JAXN", "jaxn_island_rewards": "JAXN"}
 
 
 def _option_content_problems(opts: dict, option_errors: list[str], content: dict) -> list[str]:
-    """House rules that cannot apply with this content: about a captain it disables, or about
-    Merchant ships when its tracks have none."""
+    """House rules that cannot apply with this content (CV-P17): about a captain it disables, or
+    about Merchant ships when its tracks have none."""
     out = []
     usable = _usable_options(opts, option_errors)
     enabled = {c["id"] for c in content["captains"] if c.get("enabled", True)}
@@ -126,11 +126,11 @@ def _option_content_problems(opts: dict, option_errors: list[str], content: dict
         if option in opts and usable[option] != OPTIONS_SCHEMA["properties"][option]["default"] \
                 and captain not in enabled:
             out.append(f"options.{option}: changes only what {PRINTED_CAPTAINS[captain]} does, and this "
-                       f"content disables {captain}")
+                       f"content disables {captain} (CV-P17)")
     merchants = any(lane.get("merchants") for t in content["tracks"] for side in t["sides"].values()
                     for row in side["rows"] for lane in row["lanes"])
     if "merchant_min_cannons" in opts and usable["merchant_min_cannons"] != 1 and not merchants:
-        out.append("options.merchant_min_cannons: this content's tracks have no Merchant ship to attack")
+        out.append("options.merchant_min_cannons: this content's tracks have no Merchant ship to attack (CV-P17)")
     return out
 
 

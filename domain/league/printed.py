@@ -86,6 +86,8 @@ def cite(problems: list[str], sections: dict[str, tuple[str, str]]) -> list[str]
 
 # -- what League of Pirates prints -----------------------------------------------------------
 
+RULING = "LP-P10"   # docs/rulings.md: printed numbers are not content
+
 # (content path, printed value, what the rulebook prints, section)
 PRINTED_VALUES = [
     (("startingPoints",), 19, "a point counter set to 19", "Set Up"),
@@ -155,6 +157,11 @@ ROSTER = {name: (color, role, value) for color, role, name, value in [
 
 
 def printed_problems(content) -> list[str]:
+    """What content changes of the print, each problem with its ruling (RULING unless it has one)."""
+    return [p if _RULING.search(p) else f"{p} ({RULING})" for p in _printed(content)]
+
+
+def _printed(content) -> list[str]:
     """Every place where content differs from what the rulebook prints, as 'content.<field>:
     the rulebook prints X, not Y [Section]'. Reads content defensively: a part that is missing or
     of the wrong type is the schema's to report."""
@@ -175,7 +182,7 @@ def printed_problems(content) -> list[str]:
         missing = [s for s in PRINTED_SKILLS if s not in shown_on_die]
         if missing:
             out.append(f"content.skillNames: the rulebook names the skills {' and '.join(PRINTED_SKILLS)}; no face of "
-                       f"the Skill Die is named {' or '.join(missing)} [Raiding 2] (LP-A24)")
+                       f"the Skill Die is named {' or '.join(missing)} [Raiding 2] (LP-P10)")
     return out
 
 

@@ -109,16 +109,16 @@ def _content(content: dict | None) -> tuple[dict, list[str], bool]:
 
 
 def _option_content_problems(opts: dict, option_errors: list[str], content: dict) -> list[str]:
-    """House rules that cannot apply with this content (docs/rulings.md LP-P10)."""
+    """House rules that cannot apply with this content (docs/rulings.md LP-P11)."""
     out = []
     bad = {e.split(": ", 1)[0] for e in option_errors}
     if opts.get("points_max") is not None and "options.points_max" not in bad \
             and content["pointsMax"] is not None and opts["points_max"] != content["pointsMax"]:
         out.append(f"options.points_max: this content's Ship Card already ends at {content['pointsMax']} "
-                   f"(pointsMax); give one ceiling, not two (LP-P7)")
+                   f"(pointsMax); give one ceiling, not two (LP-P11)")
     if opts.get("traitor_skill_floor_zero") is True and "options.traitor_skill_floor_zero" not in bad:
         lowest = min((v for c in content["coins"] if c["role"] != "captain" for v in c["skills"].values()), default=2)
         if lowest >= 2:
             out.append("options.traitor_skill_floor_zero: no skill of this content's coins is below 2, so a Traitor's "
-                       "skill can never fall below 0")
+                       "skill can never fall below 0 (LP-P11)")
     return out

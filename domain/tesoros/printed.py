@@ -85,6 +85,8 @@ def cite(problems: list[str], sections: dict[str, tuple[str, str]]) -> list[str]
 
 # -- what Los Tesoros del Rey Pirata prints --------------------------------------------------
 
+RULING = "TP-12"   # docs/rulings.md: printed numbers are not content
+
 # (content path, printed value, what the rulebook prints, section)
 PRINTED_VALUES = [
     (("handSize",), 5, "5 cards dealt to each player", "Setup 3"),
@@ -120,6 +122,11 @@ PRINTED_ISLANDS = {"Tortuga Island": ("tortuga",), "Puerto Viejo": ("puerto viej
 
 
 def printed_problems(content) -> list[str]:
+    """What content changes of the print, each problem with its ruling (RULING unless it has one)."""
+    return [p if _RULING.search(p) else f"{p} ({RULING})" for p in _printed(content)]
+
+
+def _printed(content) -> list[str]:
     """Every place where content differs from what the rulebook prints, as 'content.<field>:
     the rulebook prints X, not Y [Section]'. Reads content defensively: a part that is missing or
     of the wrong type is the schema's to report."""
