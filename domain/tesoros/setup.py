@@ -87,10 +87,10 @@ def content_problems(content: dict) -> list[str]:
     got = Counter(c["kind"] for c in cards)
     if got != Counter(KIND_COUNTS):
         problems.append(f"playCards: the rulebook prints 12 Treason, 8 Protection, 16 Equipment and 6 Die cards, "
-                        f"not {dict(got)} [Contents]")
+                        f"not {dict(got)} [Contents] (TP-12)")
     for i, c in enumerate(cards):
         if c["subtype"] not in SUBTYPES[c["kind"]]:
-            problems.append(f"playCards.{i}.subtype: a {c['kind']} card cannot be a {c['subtype']} [Contents]")
+            problems.append(f"playCards.{i}.subtype: a {c['kind']} card cannot be a {c['subtype']} [Contents] (TP-12)")
     islands = {i["id"] for i in content["board"]["islands"]}
     on = [m["island"] for m in content["maps"]]
     if not set(on) <= islands or len(set(on)) != len(on):
