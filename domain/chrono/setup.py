@@ -473,5 +473,6 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
                            f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "
                            f"Anomaly resolved without anyone's decision: {1 + d.used['anomaly']} card(s) here")
     except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
+        detail = r.detail if r.detail.startswith("setup") else f"setup.anomaly: {r.detail}"
+        raise InvalidCreation(cite([detail], SECTIONS)) from None
     return d.events

@@ -83,7 +83,7 @@ def content_problems(content: dict) -> list[str]:
     cards = content["playCards"]
     ids = [c["id"] for c in cards] + [m["id"] for m in content["maps"]] + [e["id"] for e in content["events"]]
     if len(set(ids)) != len(ids):
-        problems.append("playCards, maps and events: every id must be unique")
+        problems.append("playCards: every id of the playCards, maps and events must be unique")
     got = Counter(c["kind"] for c in cards)
     if got != Counter(KIND_COUNTS):
         problems.append(f"playCards: the rulebook prints 12 Treason, 8 Protection, 16 Equipment and 6 Die cards, "
