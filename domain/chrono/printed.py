@@ -107,6 +107,8 @@ PRINTED_VALUES = [
     (("prices", "artifact"), 5, "5 Doubloons for an Artifact card", OUTFIT),
 ]
 COUNTED = {("anomalies",), ("caves",), ("eventTokens",), ("shipMat", "crewSpaces")}
+# A problem's field is its path, but where a key is not a name ("3+"): the object that holds it.
+FIELDS: dict[tuple, str] = {("vortex", "start", "2"): "content.vortex.start", ("vortex", "start", "3+"): "content.vortex.start"}
 # [Components & Setup] how many of each the decks and the tiles hold, by kind
 PRINTED_KINDS = [("plans", "deck", {"stable": 30, "unstable": 19}, "30 Stable and 19 Unstable Plan Cards"),
                  ("tiles", "region", {"interior": 3, "exterior": 6}, "3 Interior and 6 Exterior Island Tiles")]
@@ -125,7 +127,7 @@ def printed_problems(content) -> list[str]:
         if path in COUNTED:
             got = len(got) if isinstance(got, list) else ABSENT
         if got is not ABSENT and differs(got, value):
-            field = ".".join(("content",) + tuple(map(str, path)))
+            field = FIELDS.get(path) or ".".join(("content",) + tuple(map(str, path)))
             out.append(f"{field}: the rulebook prints {words}, not {shown(got)} [{section}] (CP-14)")
     for part, key, counts, words in PRINTED_KINDS:
         items = at(content, (part,))

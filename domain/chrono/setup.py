@@ -228,11 +228,12 @@ def _board_problems(board: dict) -> list[str]:
             any(h not in known or next(sp["region"] for sp in board["spots"] if sp["id"] == h) != "exterior"
                 for h in board["harbor"])):
         problems.append("board.harbor: the Harbor is adjacent to the nearest 3 Exterior Island tiles, and only "
-                        "to them [Phase 3]")
+                        "to them [Phase 3: Run the Loop]")
     order = board["resolutionOrder"]
     kinds = [next(sp["region"] for sp in board["spots"] if sp["id"] == x) for x in order if x in known]
     if sorted(order) != sorted(spots) or kinds != sorted(kinds, key=["cave", "exterior", "interior"].index):
-        problems.append("board.resolutionOrder: every spot once, caves, then exterior, then interior [Phase 4] (CA-11)")
+        problems.append("board.resolutionOrder: every spot once, caves, then exterior, then interior "
+                        "[Phase 4: Find Treasure] (CA-11)")
     return problems
 
 
@@ -263,7 +264,7 @@ def _program_problems(c: dict) -> list[str]:
         for stage, e in t["rewards"].items():
             problems += effect_problems(e, f"tiles[{t['id']}].rewards.{stage}")
         if t["terrain"] == "volcano" and t["rewards"]["OPENING"] != {"op": "noEffect"}:
-            problems.append(f"tiles[{t['id']}]: a Volcano pays nothing under Opening [Phase 4] (CA-28)")
+            problems.append(f"tiles[{t['id']}]: a Volcano pays nothing under Opening [Phase 4: Find Treasure] (CA-28)")
     for cv in c["caves"]:
         for side, face in cv["sides"].items():
             for stage, e in (face.get("rewards") or {"all": face.get("rewardsAllStages")}).items():

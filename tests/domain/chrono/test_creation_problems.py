@@ -49,7 +49,7 @@ PRINTED = [
     (lambda c: c["shipMat"].update(crewSpaces=[2] * 5), "content.shipMat.crewSpaces", "6 Crew spaces", SETUP),
     (lambda c: c["shipMat"].update(crewSpaces=[2, 2, 2, 3, 3, 3]), "content.shipMat.crewSpaces",
      "2 Doubloons to recruit a Crew member", OUTFIT),
-    (lambda c: c["vortex"]["start"].update({"2": 1}), "content.vortex.start.2", "first space (0)", SETUP),
+    (lambda c: c["vortex"]["start"].update({"2": 1}), "content.vortex.start", "first space (0)", SETUP),
     (lambda c: c["shipMat"].update(unstableTrack=[2, 3]), "content.shipMat.unstableTrack.0", '"1" space, not 2',
      SETUP),
     (lambda c: c.update(forgoReward=2), "content.forgoReward", "1 Doubloon for a Plan forgone, not 2", LOOP),
@@ -79,7 +79,7 @@ def test_content_that_changes_a_printed_number_is_refused_naming_it(change, fiel
 
 
 def test_what_the_rulebook_does_not_print_stays_free():
-    # the Vortex track's length (CA-2), the cube tracks' later spaces (CA-23), an artifact's value
+    # the Vortex track's length (not printed), the cube tracks' later spaces (CA-23), an artifact's value
     free = content(lambda c: (c["vortex"].update(stages=c["vortex"]["stages"][1:]),
                               c["shipMat"].update(stableTrack=[1, 3, 5]), c["artifacts"][0].update(value=9)))
     assert created(custom=free)[0]["content"]["shipMat"]["stableTrack"] == [1, 3, 5]
