@@ -169,9 +169,10 @@ def _variant_problems(opts: dict, usable: dict) -> list[str]:
         out.append("options.chaos_on_the_high_seas: cannot be played with scanning_the_horizon: Chaos shuffles the "
                    "Event cards into the Play Deck, so none is face up beside it; the rulebook combines only The pact "
                    "of the waves with each of them [Variants] (TP-13)")
+    named = {p.split(": ", 1)[0] for p in out}   # one problem per option
     if usable["pact_of_the_waves"] == 0:
         for option, what in (("scanning_the_horizon", "to turn face up"), ("chaos_on_the_high_seas", "to shuffle in")):
-            if usable[option] and "options." + option not in " ".join(out):
+            if usable[option] and f"options.{option}" not in named:
                 out.append(f"options.{option}: with pact_of_the_waves 0 there is no Event card {what} [Variants] (TP-14)")
     return out
 

@@ -145,3 +145,9 @@ def test_at_a_table_scanning_needs_the_face_up_event_and_chaos_does_not_use_it()
 def test_too_many_events_for_the_content_is_named_with_the_other_problems():
     found = problems(players=["Ana", "Diego"], options={"pact_of_the_waves": 7, "first_player": 2})
     assert [p.split(": ", 1)[0] for p in found] == ["options.first_player", "options.pact_of_the_waves"], found
+
+
+def test_all_three_variants_with_no_event_name_each_option_once():
+    found = problems(options={"pact_of_the_waves": 0, "scanning_the_horizon": True, "chaos_on_the_high_seas": True})
+    assert [(p.split(": ", 1)[0], p[-7:]) for p in found] == [
+        ("options.chaos_on_the_high_seas", "(TP-13)"), ("options.scanning_the_horizon", "(TP-14)")], found
