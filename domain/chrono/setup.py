@@ -10,6 +10,7 @@ from ..chance import CHANCE_RULE
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
+from .printed import SECTIONS, cite, printed_problems, shadowing
 from .state import STAGES, TIMES, initial_state
 
 RULESET_ID = "chrono-corsairs"
@@ -19,7 +20,7 @@ COLORS = ["red", "blue", "green", "yellow", "purple"]
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
 
-OPTIONS_SCHEMA = {
+OPTIONS_SCHEMA: dict = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Chrono Corsairs options",
     "description": "House rules. Each default is Parley's ruling where the rulebook is silent; see docs/rulings.md.",
@@ -125,8 +126,6 @@ def effect_problems(e, where: str, *, token: bool = False) -> list[str]:
     return out
 
 
-PRINTED_START = {"2": 0, "3+": 1}
-PRINTED_PRICES = {"movePlan": 1, "cube": 2, "recruit": 2, "gem": 3, "artifact": 5}
 COUNTS = ("steps", "doubloons", "timeGems", "artifacts", "delta")
 
 
@@ -188,35 +187,21 @@ def _says_here(x) -> bool:
 
 
 def content_problems(c: dict) -> list[str]:
-    """Custom content's problems beyond its schema, in the order a refusal lists them: the amounts
-    effects count with, what the rulebook prints (components, Vortex, board), the effects
-    themselves, then the printed prices and costs."""
+    """Custom content's problems beyond its schema and what the rulebook prints (printed.py), in
+    the order a refusal lists them: the amounts effects count with, ids, the Vortex, the board,
+    then the effects themselves."""
     problems = count_problems(c, "content")
-    problems += _component_problems(c) + _vortex_problems(c["vortex"]) + _board_problems(c["board"])
+    problems += _id_problems(c) + _vortex_problems(c["vortex"]) + _board_problems(c["board"])
     if not problems:
         problems += _unreachable(c["board"])
-    return problems + _program_problems(c) + _placeless_problems(c) + _printed_costs(c)
+    return problems + _program_problems(c) + _placeless_problems(c)
 
 
-def _component_problems(c: dict) -> list[str]:
-    """[Components & Setup]: how many of each component the rulebook prints; every id unique."""
-    problems = []
-    plans = Counter(p["deck"] for p in c["plans"])
-    if plans != Counter({"stable": 30, "unstable": 19}):   # [Components & Setup]
-        problems.append(f"plans: the rulebook prints 30 Stable and 19 Unstable Plan cards; got {dict(plans)}")
-    if len(c["anomalies"]) != 9:
-        problems.append("anomalies: the rulebook prints 9 Anomaly cards")
-    regions = Counter(t["region"] for t in c["tiles"])
-    if regions != Counter({"interior": 3, "exterior": 6}):
-        problems.append("tiles: the rulebook prints 3 Interior and 6 Exterior Island tiles")
-    if len(c["caves"]) != 4:
-        problems.append("caves: the rulebook prints 4 double-sided Mysterious Cave tiles")
-    if len(c["eventTokens"]) != 28:
-        problems.append("eventTokens: the rulebook prints 28 Event tokens")
+def _id_problems(c: dict) -> list[str]:
     ids = [x["id"] for part in ("plans", "anomalies", "tiles", "caves", "eventTokens", "artifacts") for x in c[part]]
     if len(set(ids)) != len(ids):
-        problems.append("every plan, anomaly, tile, cave, token and artifact id must be unique")
-    return problems
+        return ["content: every plan, anomaly, tile, cave, token and artifact id must be unique [Components & Setup]"]
+    return []
 
 
 def _vortex_problems(vortex: dict) -> list[str]:
@@ -224,9 +209,6 @@ def _vortex_problems(vortex: dict) -> list[str]:
     st = vortex["stages"]
     if [STAGES.index(x) for x in st] != sorted(STAGES.index(x) for x in st) or st[-1] != "COLLAPSING":
         problems.append("vortex.stages: stages never go back and the last space is COLLAPSING (CA-3)")
-    if vortex["start"] != PRINTED_START:
-        problems.append("vortex.start: the rulebook prints the first space (0) with 2 players and the second (1) "
-                        "with 3 or more [Components & Setup]")
     if len(st) < 3:
         problems.append("vortex.stages: the marker starts on the second space and needs a space to advance to")
     return problems
@@ -246,11 +228,12 @@ def _board_problems(board: dict) -> list[str]:
             any(h not in known or next(sp["region"] for sp in board["spots"] if sp["id"] == h) != "exterior"
                 for h in board["harbor"])):
         problems.append("board.harbor: the Harbor is adjacent to the nearest 3 Exterior Island tiles, and only "
-                        "to them [Phase 3]")
+                        "to them [Phase 3: Run the Loop]")
     order = board["resolutionOrder"]
     kinds = [next(sp["region"] for sp in board["spots"] if sp["id"] == x) for x in order if x in known]
     if sorted(order) != sorted(spots) or kinds != sorted(kinds, key=["cave", "exterior", "interior"].index):
-        problems.append("board.resolutionOrder: every spot once, caves, then exterior, then interior [Phase 4] (CA-11)")
+        problems.append("board.resolutionOrder: every spot once, caves, then exterior, then interior "
+                        "[Phase 4: Find Treasure] (CA-11)")
     return problems
 
 
@@ -281,7 +264,7 @@ def _program_problems(c: dict) -> list[str]:
         for stage, e in t["rewards"].items():
             problems += effect_problems(e, f"tiles[{t['id']}].rewards.{stage}")
         if t["terrain"] == "volcano" and t["rewards"]["OPENING"] != {"op": "noEffect"}:
-            problems.append(f"tiles[{t['id']}]: a Volcano pays nothing under Opening [Phase 4] (CA-28)")
+            problems.append(f"tiles[{t['id']}]: a Volcano pays nothing under Opening [Phase 4: Find Treasure] (CA-28)")
     for cv in c["caves"]:
         for side, face in cv["sides"].items():
             for stage, e in (face.get("rewards") or {"all": face.get("rewardsAllStages")}).items():
@@ -310,24 +293,7 @@ def _placeless_problems(c: dict) -> list[str]:
             for where, e in placeless if _says_here(e)]
 
 
-def _printed_costs(c: dict) -> list[str]:
-    """The Ship Mat's tracks, the prices and the costs the rulebook prints."""
-    problems = []
-    for t in ("stableTrack", "unstableTrack"):
-        if c["shipMat"][t][0] != 1:
-            problems.append(f"shipMat.{t}: the cube starts on the printed \"1\" space, which draws 1 card [Components & Setup]")
-    if c["prices"] != PRINTED_PRICES:
-        problems.append("prices: the rulebook prints 1, 2, 2, 3 and 5 Doubloons (move a plan, a cube, a recruit, "
-                        "a Time Gem, an Artifact) [Phase 6]; an Anomaly may change them for a round")
-    if c["forgoReward"] != 1:
-        problems.append("forgoReward: the rulebook prints 1 Doubloon for a plan forgone [Phase 3]")
-    if c["shipMat"]["overflowRecruitCost"] != 2:
-        problems.append("shipMat.overflowRecruitCost: a pirate with no empty Crew space \"may be recruited again "
-                        "for 2 Doubloons\" [Phase 3]")
-    return problems
-
-
-kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
+kit.check_shipped(_content_validator, DEFAULT_CONTENT, lambda c: printed_problems(c) + content_problems(c))
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
@@ -337,37 +303,101 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     try:
         laid = _lay_out(content, opts, n, chance, t)
     except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
+        raise InvalidCreation(cite([_problem(r)], SECTIONS)) from None
     events = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=COLORS[:n]),
               _board_set_up(content, n, laid)]
     return events + _first_round(events, chance, t)
 
 
+def _problem(r: Rejected) -> str:
+    """A refusal of the chance layer while laying out, as a creation problem naming its field."""
+    detail = r.detail if r.detail.startswith("setup") else f"setup: {r.detail}"
+    return detail + (f" ({r.ruling})" if r.ruling and f"({r.ruling})" not in detail else "")
+
+
 def _accepted(players: list[str], options: dict | None, content: dict | None, chance,
               table_setup: dict | None) -> tuple[dict, dict]:
     """The options (with their defaults) and content the game is created with, or every problem
-    with the players, options, custom content and table setup at once."""
-    problems: list[str] = []
+    at once: the players, the options, the options against the player count, the content (its
+    form and what the rulebook prints), and the table setup (its form, then against the options,
+    the seats and the content). A check that needs a part is skipped only when that part is
+    itself wrong."""
     n = len(players)
-    if not 2 <= n <= 5:   # [Components & Setup] 5 Ship Mats
-        problems.append(f"players: Chrono Corsairs is for 2 to 5 players, not {n}")
+    count_ok = 2 <= n <= 5
+    problems = [] if count_ok else [f"players: Chrono Corsairs is for 2 to 5 players, not {n}"]  # 5 Ship Mats
     opts = dict(options or {})
-    problems += _schema_problems(_options_validator, opts, "options")
-    if content is None or content == DEFAULT_CONTENT:
-        content = DEFAULT_CONTENT
-    else:
-        errs = custom_content_problems(_content_validator, content)
-        problems += errs or [f"content: {p}" for p in content_problems(content)]
-    if chance.mode == "table":
-        if table_setup is None:
-            problems.append("setup: a table-chance game says how the table laid out the board, in 'setup'")
-        else:
-            problems += _schema_problems(_table_validator, table_setup, "setup")
-    elif table_setup is not None:
-        problems.append("setup: only a table-chance game says how the table was set up")
+    option_errors = _schema_problems(_options_validator, opts, "options")
+    usable = _usable_options(opts, option_errors)
+    problems += option_errors
+    if count_ok and opts.get("max_reward_places") == 3 and usable["max_reward_places"] == 3 and n <= 3:
+        problems.append(f"options.max_reward_places: 3 changes nothing with {n} players: only 4 players can take "
+                        "a 4th place on a tile (CP-17)")
+    content, content_errors, sound = _content(content)
+    problems += content_errors
+    problems += _table_problems(chance, table_setup, usable, n if count_ok else None, content if sound else None)
     if problems:
-        raise InvalidCreation(problems)
+        raise InvalidCreation(cite(problems, SECTIONS))
     return with_defaults(opts, OPTIONS_SCHEMA), content
+
+
+def _usable_options(opts: dict, errors: list[str]) -> dict:
+    """The options with their defaults, each one the schema refused replaced by its default: what
+    the checks of option values against the players and the table rely on."""
+    bad = {e.split(": ", 1)[0].split(".")[1] for e in errors if e.startswith("options.")}
+    return with_defaults({k: v for k, v in opts.items() if k in OPTIONS_SCHEMA["properties"] and k not in bad},
+                         OPTIONS_SCHEMA)
+
+
+def _content(content: dict | None) -> tuple[dict, list[str], bool]:
+    """The content to play with, its problems (its form, what the rulebook prints, whether its
+    parts fit and its effects make sense) and whether its form is sound enough for the checks
+    that read it."""
+    if content is None or content == DEFAULT_CONTENT:
+        return DEFAULT_CONTENT, [], True   # checked once, at import
+    printed = printed_problems(content)
+    form = custom_content_problems(_content_validator, content)
+    errors = shadowing(form, printed) or [p if p.startswith("content") else f"content.{p}"
+                                          for p in ([] if form else content_problems(content))]
+    return content, errors + printed, not form and not errors
+
+
+def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None, content: dict | None) -> list[str]:
+    """What is wrong with the table setup: given exactly at a table (CP-2), in its form, then
+    against the options and the seats, then against the content."""
+    if chance.mode != "table":
+        return [] if table_setup is None else ["setup: only a table-chance game says how the table was set up"]
+    if table_setup is None:
+        return ["setup: a table-chance game says how the table laid out the board, in 'setup'"]
+    t = table_setup
+    problems = _schema_problems(_table_validator, t, "setup")
+    if problems:
+        return problems
+    if opts["initial_flag_order"] == "seat_order" and "flag" in t:
+        problems.append("setup.flag: not used with seat_order")
+    elif opts["initial_flag_order"] == "random" and n is not None and sorted(t.get("flag", [-1])) != list(range(n)):
+        problems.append(f"setup.flag: the {n} seats in the order their Flags were drawn, highest first")
+    if content is not None:
+        problems += _layout_problems(t, content)
+    return problems
+
+
+def _layout_problems(t: dict, content: dict) -> list[str]:
+    """[Components & Setup] the tiles, caves and sides a table lays out are those of the content."""
+    problems = []
+    for region, count in (("interior", 3), ("exterior", 6)):
+        if sorted(t[region]) != _ids(content["tiles"], region):
+            problems.append(f"setup.{region}: each of the {count} {region.capitalize()} Island tiles once")
+    caves = {c["id"] for c in content["caves"]}
+    if len(t["caves"]) != 3 or len(set(t["caves"])) != 3 or not set(t["caves"]) <= caves:
+        problems.append("setup.caves: 3 different Mysterious Cave tiles of the content")
+    if len(t["sides"]) != 3:
+        problems.append("setup.sides: the side up of each of the 3 caves")
+    have = Counter(x["back"] for x in content["eventTokens"])
+    if len(t["token_backs"]) != 12 or any(v > have[k] for k, v in Counter(t["token_backs"]).items()):
+        problems.append("setup.token_backs: one back for each of the 12 spots, as many of each as there are tokens")
+    if not set(t["anomaly"]) <= {a["id"] for a in content["anomalies"]}:
+        problems.append("setup.anomaly: Anomaly cards of the content")
+    return problems
 
 
 def _lay_out(content: dict, opts: dict, n: int, chance, t: dict) -> dict:
@@ -444,5 +474,6 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
                            f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "
                            f"Anomaly resolved without anyone's decision: {1 + d.used['anomaly']} card(s) here")
     except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
+        detail = r.detail if r.detail.startswith("setup") else f"setup.anomaly: {r.detail}"
+        raise InvalidCreation(cite([detail], SECTIONS)) from None
     return d.events

@@ -8,6 +8,7 @@ from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation
 from .board import content_problems
+from .printed import PRINTED_CAPTAINS, SECTIONS, cite, printed_problems, shadowing
 
 RULESET_ID = "corsairs-of-valeria"
 RULESET_VERSION = "1.0.0"
@@ -16,7 +17,7 @@ RULESET_VERSION = "1.0.0"
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
 
-OPTIONS_SCHEMA = {
+OPTIONS_SCHEMA: dict = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Corsairs of Valeria options",
     "description": "House rules. Each default is Parley's ruling where the rulebook is silent; see docs/rulings.md.",
@@ -66,43 +67,107 @@ _table_validator = jsonschema.Draft202012Validator(TABLE_SETUP_SCHEMA)
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
-    problems: list[str] = []
+    """The first events of a game, or InvalidCreation listing every problem at once: the players,
+    the options, the options against the player count, the content (its form and what the
+    rulebook prints), options that cannot apply with this content, and the table setup. A check
+    that needs a part is skipped only when that part is itself wrong."""
     n = len(players)
-    if not 2 <= n <= 5:  # CV-A1: 5 ships; attacks need another player
-        problems.append(f"players: Corsairs of Valeria is for 2 to 5 players, not {n}")
+    count_ok = 2 <= n <= 5
+    problems = [] if count_ok else [f"players: Corsairs of Valeria is for 2 to 5 players, not {n}"]  # CV-A1
     opts = dict(options or {})
-    problems += _schema_problems(_options_validator, opts, "options")
-    if content is None or content == DEFAULT_CONTENT:
-        content = DEFAULT_CONTENT  # checked once, below
-    else:
-        content_errors = custom_content_problems(_content_validator, content)
-        if not content_errors:
-            content_errors = [f"content: {p}" for p in content_problems(content)]
-        problems += content_errors
+    option_errors = _schema_problems(_options_validator, opts, "options")
+    usable = _usable_options(opts, option_errors)
+    problems += option_errors
+    if count_ok and usable["first_player"] >= n:
+        problems.append(f"options.first_player: there is no seat {usable['first_player']} among {n} players")
+    content, content_errors, sound = _content(content)
+    problems += content_errors
+    if sound:
+        problems += _option_content_problems(opts, option_errors, content)
+    problems += _table_problems(chance, table_setup, n if count_ok else None, content if sound else None)
     if problems:
-        raise InvalidCreation(problems)
-    opts = with_defaults(opts, OPTIONS_SCHEMA)
-    if opts["first_player"] >= n:
-        raise InvalidCreation([f"options.first_player: there is no seat {opts['first_player']} among {n} players"])
+        raise InvalidCreation(cite(problems, SECTIONS))
+    return _first_events(players, with_defaults(opts, OPTIONS_SCHEMA), content, chance, table_setup)
+
+
+def _usable_options(opts: dict, errors: list[str]) -> dict:
+    """The options with their defaults, each one the schema refused replaced by its default: what
+    the checks of option values against the players and the content may rely on."""
+    bad = {e.split(": ", 1)[0].split(".")[1] for e in errors if e.startswith("options.")}
+    return with_defaults({k: v for k, v in opts.items() if k in OPTIONS_SCHEMA["properties"] and k not in bad},
+                         OPTIONS_SCHEMA)
+
+
+def _content(content: dict | None) -> tuple[dict, list[str], bool]:
+    """The content to play with, its problems (its form, whether its pieces fit together, what the
+    rulebook prints) and whether it is sound enough for the checks that read it (its form is:
+    a changed printed number does not stop the table setup being checked against it)."""
+    if content is None or content == DEFAULT_CONTENT:
+        return DEFAULT_CONTENT, [], True   # checked once, at import
+    printed = printed_problems(content)
+    form = custom_content_problems(_content_validator, content)
+    errors = shadowing(form, printed) or [f"content.{p}" for p in ([] if form else content_problems(content))]
+    return content, errors + printed, not form and not errors
+
+
+# Options that only a captain uses: set to anything but their default while the content disables
+# that captain, they cannot apply (docs/rulings.md CV-P17).
+CAPTAIN_OPTIONS = {"recipient_captain_powers": "BONES", "hazards_on_hook_move": "HOOK", "hook_max_uses": "HOOK",
+                   "hazards_on_jaxn_move": "JAXN", "jaxn_island_rewards": "JAXN"}
+
+
+def _option_content_problems(opts: dict, option_errors: list[str], content: dict) -> list[str]:
+    """House rules that cannot apply with this content (CV-P17): about a captain it disables, or
+    about Merchant ships when its tracks have none."""
+    out = []
+    usable = _usable_options(opts, option_errors)
+    enabled = {c["id"] for c in content["captains"] if c.get("enabled", True)}
+    for option, captain in CAPTAIN_OPTIONS.items():
+        if option in opts and usable[option] != OPTIONS_SCHEMA["properties"][option]["default"] \
+                and captain not in enabled:
+            out.append(f"options.{option}: changes only what {PRINTED_CAPTAINS[captain]} does, and this "
+                       f"content disables {captain} (CV-P17)")
+    merchants = any(lane.get("merchants") for t in content["tracks"] for side in t["sides"].values()
+                    for row in side["rows"] for lane in row["lanes"])
+    if "merchant_min_cannons" in opts and usable["merchant_min_cannons"] != 1 and not merchants:
+        out.append("options.merchant_min_cannons: this content's tracks have no Merchant ship to attack (CV-P17)")
+    return out
+
+
+def _table_problems(chance, table_setup: dict | None, n: int | None, content: dict | None) -> list[str]:
+    """What is wrong with the table setup: given exactly when the table deals (CV-P7), in its form,
+    then against the number of seats (when that is right) and the content (when that is sound)."""
+    if chance.mode != "table":
+        return [] if table_setup is None else ["setup: only a table-chance game says how the table was set up"]
+    if table_setup is None:
+        return ["setup: a table-chance game needs the captains dealt and the track built, in 'setup'"]
+    problems = _schema_problems(_table_validator, table_setup, "setup")
+    if problems:
+        return problems
+    captains, used = table_setup["captains"], [x["tile"] for x in table_setup["track"]]
+    if content is not None:
+        enabled = [c["id"] for c in content["captains"] if c.get("enabled", True)]
+        tiles = [t["id"] for t in content["tracks"]]
+        if n is not None and (len(captains) != n or len(set(captains)) != n or not set(captains) <= set(enabled)):
+            problems.append(f"setup.captains: one distinct captain for each of the {n} seats, from {enabled}")
+        if len(set(used)) != 3 or not set(used) <= set(tiles):
+            problems.append(f"setup.track: three different tracks from {tiles}")
+        return problems
+    if n is not None and (len(captains) != n or len(set(captains)) != n):
+        problems.append(f"setup.captains: one distinct captain for each of the {n} seats")
+    if len(set(used)) != 3:
+        problems.append("setup.track: three different tracks")
+    return problems
+
+
+def _first_events(players: list[str], opts: dict, content: dict, chance, table_setup: dict | None) -> list[dict]:
+    n = len(players)
     enabled = [c["id"] for c in content["captains"] if c.get("enabled", True)]
     tiles = [t["id"] for t in content["tracks"]]
-    if chance.mode == "table":
-        if table_setup is None:
-            raise InvalidCreation(["setup: a table-chance game needs the captains dealt and the track built, in 'setup'"])
-        problems = _schema_problems(_table_validator, table_setup, "setup")
-        if not problems:
-            captains = table_setup["captains"]
-            if len(captains) != n or len(set(captains)) != n or not set(captains) <= set(enabled):
-                problems.append(f"setup.captains: one distinct captain for each of the {n} seats, from {enabled}")
-            used = [x["tile"] for x in table_setup["track"]]
-            if len(set(used)) != 3 or not set(used) <= set(tiles):
-                problems.append(f"setup.track: three different tracks from {tiles}")
-        if problems:
-            raise InvalidCreation(problems)
+    if table_setup is not None:
+        captains = table_setup["captains"]
         slots = [dict(x) for x in table_setup["track"]]
     else:
-        if table_setup is not None:
-            raise InvalidCreation(["setup: only a table-chance game says how the table was set up"])
         # [Game Setup 2] captains at random; [3b] shuffle the 4 tracks, 3 in any order, either side up.
         captains = chance.shuffle(enabled, None, "captains")[:n]
         order = chance.shuffle(tiles, None, "track")
@@ -121,4 +186,4 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     ]
 
 
-kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
+kit.check_shipped(_content_validator, DEFAULT_CONTENT, lambda c: printed_problems(c) + content_problems(c))

@@ -9,6 +9,7 @@ from .. import kit
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation
+from .printed import SECTIONS, cite, printed_problems, shadowing
 
 RULESET_ID = "league-of-pirates"
 RULESET_VERSION = "1.0.0"
@@ -17,7 +18,7 @@ RULESET_VERSION = "1.0.0"
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
 
-OPTIONS_SCHEMA = {
+OPTIONS_SCHEMA: dict = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "League of Pirates options",
     "description": "House rules. Each default is Parley's ruling where the rulebook is silent; see docs/rulings.md.",
@@ -60,33 +61,64 @@ def content_problems(content: dict) -> list[str]:
             got = Counter(c["role"] for c in content["coins"] if c["set"] == coin_set and c["color"] == color)
             if got != want:
                 problems.append(f"coins: the {coin_set} set's {color} league must be 1 captain, 1 quartermaster, "
-                                f"1 sailingMaster, 1 surgeon and 3 mates; it is {dict(got)}")
+                                f"1 sailingMaster, 1 surgeon and 3 mates; it is {dict(got)} [Set Up] (LP-A1)")
     faces = set(content["skillDie"]["faces"])
     for c in content["coins"]:
         if set(c["skills"]) != faces:
-            problems.append(f"coins[{c['id']}].skills: needs a value for exactly the skill-die faces {sorted(faces)}")
+            problems.append(f"coins[{c['id']}].skills: needs a value for exactly the skill-die faces {sorted(faces)} "
+                            "[Raiding 2] (LP-A24)")
     return problems
 
 
-kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
+kit.check_shipped(_content_validator, DEFAULT_CONTENT, lambda c: printed_problems(c) + content_problems(c))
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
+    """The first event of a game, or InvalidCreation listing every problem at once: the players,
+    the options, the content (its form and what the rulebook prints), options that cannot apply
+    with this content, and a table setup (League has none)."""
     problems: list[str] = []
-    if len(players) != 2:  # LP-R2
+    if len(players) != 2:  # [Components] 2 Ship Cards, 2 Sets of Pirate Coins
         problems.append(f"players: League of Pirates is for exactly 2 players, not {len(players)}")
     opts = dict(options or {})
-    problems += _schema_problems(_options_validator, opts, "options")
-    if content is None or content == DEFAULT_CONTENT:
-        content = DEFAULT_CONTENT
-    else:
-        errs = custom_content_problems(_content_validator, content)
-        problems += errs or [f"content: {p}" for p in content_problems(content)]
+    option_errors = _schema_problems(_options_validator, opts, "options")
+    problems += option_errors
+    content, content_errors, sound = _content(content)
+    problems += content_errors
+    if sound:
+        problems += _option_content_problems(opts, option_errors, content)
     if table_setup is not None:
         problems.append("setup: League of Pirates needs no table setup; the leagues are chosen with choose_league")
     if problems:
-        raise InvalidCreation(problems)
+        raise InvalidCreation(cite(problems, SECTIONS))
     opts = with_defaults(opts, OPTIONS_SCHEMA)
     # LP-A2: the first seat plays the Skull set, the second the Cross set.
     return [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance,
                             coin_sets=["skull", "cross"], points=content["startingPoints"])]
+
+
+def _content(content: dict | None) -> tuple[dict, list[str], bool]:
+    """The content to play with, its problems (its form, whether its coins make two sets, what the
+    rulebook prints) and whether its form is sound enough for the checks that read it."""
+    if content is None or content == DEFAULT_CONTENT:
+        return DEFAULT_CONTENT, [], True   # checked once, at import
+    printed = printed_problems(content)
+    form = custom_content_problems(_content_validator, content)
+    errors = shadowing(form, printed) or [f"content.{p}" for p in ([] if form else content_problems(content))]
+    return content, errors + printed, not form and not errors
+
+
+def _option_content_problems(opts: dict, option_errors: list[str], content: dict) -> list[str]:
+    """House rules that cannot apply with this content (docs/rulings.md LP-P11)."""
+    out = []
+    bad = {e.split(": ", 1)[0] for e in option_errors}
+    if opts.get("points_max") is not None and "options.points_max" not in bad \
+            and content["pointsMax"] is not None and opts["points_max"] != content["pointsMax"]:
+        out.append(f"options.points_max: this content's Ship Card already ends at {content['pointsMax']} "
+                   f"(pointsMax); give one ceiling, not two (LP-P11)")
+    if opts.get("traitor_skill_floor_zero") is True and "options.traitor_skill_floor_zero" not in bad:
+        lowest = min((v for c in content["coins"] if c["role"] != "captain" for v in c["skills"].values()), default=2)
+        if lowest >= 2:
+            out.append("options.traitor_skill_floor_zero: no skill of this content's coins is below 2, so a Traitor's "
+                       "skill can never fall below 0 (LP-P11)")
+    return out

@@ -11,6 +11,7 @@ from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
 from .board import board_problems
+from .printed import SECTIONS, cite, printed_problems, shadowing
 
 RULESET_ID = "tesoros-del-rey-pirata"
 RULESET_VERSION = "1.0.0"
@@ -18,7 +19,7 @@ RULESET_VERSION = "1.0.0"
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
 
-OPTIONS_SCHEMA = {
+OPTIONS_SCHEMA: dict = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Los Tesoros del Rey Pirata options",
     "description": "The three variants and house rules. Each default is the rulebook or Parley's ruling; see docs/rulings.md.",
@@ -73,23 +74,23 @@ KIND_COUNTS = {"treason": 12, "protection": 8, "equipment": 16, "die": 6}
 SUBTYPES = {"treason": {"mutiny", "sabotage"}, "protection": {"walk_the_plank"},
             "equipment": {"machetes_swords", "cannons_pistols", "compass_sextant", "lamps_shovels"},
             "die": {"sirens_song", "smooth_sailing", "pirate_kings_favor"}}
-DIE_CARD_VALUES = {"sirens_song": 1, "smooth_sailing": 6, "pirate_kings_favor": 7}
 
 
 def content_problems(content: dict) -> list[str]:
+    """What the schema cannot say: the board is sound, ids are unique, the Play Deck holds the
+    printed kinds, the Maps name islands of the board, the Victory Points grow."""
     problems = board_problems(content["board"])
     cards = content["playCards"]
     ids = [c["id"] for c in cards] + [m["id"] for m in content["maps"]] + [e["id"] for e in content["events"]]
     if len(set(ids)) != len(ids):
-        problems.append("playCards, maps and events: every id must be unique")
+        problems.append("playCards: every id of the playCards, maps and events must be unique")
     got = Counter(c["kind"] for c in cards)
     if got != Counter(KIND_COUNTS):
-        problems.append(f"playCards: [Contents] prints 12 Treason, 8 Protection, 16 Equipment and 6 Die cards; got {dict(got)}")
-    for c in cards:
+        problems.append(f"playCards: the rulebook prints 12 Treason, 8 Protection, 16 Equipment and 6 Die cards, "
+                        f"not {dict(got)} [Contents] (TP-12)")
+    for i, c in enumerate(cards):
         if c["subtype"] not in SUBTYPES[c["kind"]]:
-            problems.append(f"playCards[{c['id']}]: a {c['kind']} card cannot be a {c['subtype']}")
-        if c["subtype"] in DIE_CARD_VALUES and c["die"] != DIE_CARD_VALUES[c["subtype"]]:
-            problems.append(f"playCards[{c['id']}]: [Cards with Dice] prints {c['subtype']} as {DIE_CARD_VALUES[c['subtype']]}")
+            problems.append(f"playCards.{i}.subtype: a {c['kind']} card cannot be a {c['subtype']} [Contents] (TP-12)")
     islands = {i["id"] for i in content["board"]["islands"]}
     on = [m["island"] for m in content["maps"]]
     if not set(on) <= islands or len(set(on)) != len(on):
@@ -105,66 +106,129 @@ def content_problems(content: dict) -> list[str]:
     return problems
 
 
-kit.check_shipped(_content_validator, DEFAULT_CONTENT, content_problems)
+kit.check_shipped(_content_validator, DEFAULT_CONTENT, lambda c: printed_problems(c) + content_problems(c))
 
 
 def setup(players: list[str], options: dict | None, content: dict | None, chance, table_setup: dict | None) -> list[dict]:
+    """The first events of a game, or InvalidCreation listing every problem at once: the players,
+    the options, the options against the player count and each other, the content (its form and
+    what the rulebook prints), the options against the content, and the table setup. A check
+    that needs a part is skipped only when that part is itself wrong."""
     n = len(players)
-    opts, content = _accepted(players, options, content)
-    events = [e["id"] for e in content["events"]]
-    using = len(events) if opts["pact_of_the_waves"] is None else opts["pact_of_the_waves"]
-    if using > len(events):
-        raise InvalidCreation([f"options.pact_of_the_waves: the content has only {len(events)} Event cards"])
-    t = _table_setup(chance, table_setup, opts, n, using < len(events), using > 0)
+    count_ok = 2 <= n <= 4
+    problems = [] if count_ok else [f"players: Los Tesoros del Rey Pirata is for 2 to 4 players, not {n}"]
+    opts = dict(options or {})
+    option_errors = _schema_problems(_options_validator, opts, "options")
+    usable = _usable_options(opts, option_errors)
+    problems += option_errors
+    if count_ok and isinstance(usable["first_player"], int) and usable["first_player"] >= n:
+        problems.append(f"options.first_player: there is no seat {usable['first_player']} among {n} players")
+    problems += _variant_problems(opts, usable)
+    content, content_errors, sound = _content(content)
+    problems += content_errors
+    events = [e["id"] for e in content["events"]] if sound else None
+    using = None
+    if events is not None:
+        using = len(events) if usable["pact_of_the_waves"] is None else usable["pact_of_the_waves"]
+        if using > len(events):
+            problems.append(f"options.pact_of_the_waves: the content has only {len(events)} Event cards")
+            using = None
+    problems += _table_problems(chance, table_setup, usable, n if count_ok else None,
+                                content if sound else None, using)
+    if problems:
+        raise InvalidCreation(cite(problems, SECTIONS))
+    opts = with_defaults(opts, OPTIONS_SCHEMA)
+    assert events is not None and using is not None
     try:
-        table = _deal(opts, content, n, events, using, chance, t)
+        table = _deal(opts, content, n, events, using, chance, table_setup or {})
     except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
+        raise InvalidCreation(cite([_problem(r)], SECTIONS)) from None
     return _setup_events(players, opts, content, chance, events, table)
 
 
-def _accepted(players: list[str], options: dict | None, content: dict | None) -> tuple[dict, dict]:
-    """The options (with their defaults) and content the game is created with, or every problem
-    with the players, the options and custom content at once."""
-    problems: list[str] = []
-    n = len(players)
-    if not 2 <= n <= 4:  # [Contents] 4 Pirate cards and 4 Ships; attacks need another Pirate
-        problems.append(f"players: Los Tesoros del Rey Pirata is for 2 to 4 players, not {n}")
-    opts = dict(options or {})
-    problems += _schema_problems(_options_validator, opts, "options")
+def _problem(r: Rejected) -> str:
+    """A refusal of the chance layer while dealing, as a creation problem naming its field."""
+    detail = r.detail if r.detail.startswith("setup") else f"setup: {r.detail}"
+    return detail + (f" ({r.ruling})" if r.ruling and f"({r.ruling})" not in detail else "")
+
+
+def _usable_options(opts: dict, errors: list[str]) -> dict:
+    """The options with their defaults, each one the schema refused replaced by its default: what
+    the checks of option values against each other, the players and the content rely on."""
+    bad = {e.split(": ", 1)[0].split(".")[1] for e in errors if e.startswith("options.")}
+    return with_defaults({k: v for k, v in opts.items() if k in OPTIONS_SCHEMA["properties"] and k not in bad},
+                         OPTIONS_SCHEMA)
+
+
+def _variant_problems(opts: dict, usable: dict) -> list[str]:
+    """[Variants] that cannot apply together: the rulebook says The pact of the waves "may be
+    combined with the next two", and does not combine those two (TP-13); with no Event card in
+    the game, neither has anything to act on (TP-14)."""
+    out = []
+    if usable["scanning_the_horizon"] and usable["chaos_on_the_high_seas"]:
+        out.append("options.chaos_on_the_high_seas: cannot be played with scanning_the_horizon: Chaos shuffles the "
+                   "Event cards into the Play Deck, so none is face up beside it; the rulebook combines only The pact "
+                   "of the waves with each of them [Variants] (TP-13)")
+    named = {p.split(": ", 1)[0] for p in out}   # one problem per option
+    if usable["pact_of_the_waves"] == 0:
+        for option, what in (("scanning_the_horizon", "to turn face up"), ("chaos_on_the_high_seas", "to shuffle in")):
+            if usable[option] and f"options.{option}" not in named:
+                out.append(f"options.{option}: with pact_of_the_waves 0 there is no Event card {what} [Variants] (TP-14)")
+    return out
+
+
+def _content(content: dict | None) -> tuple[dict, list[str], bool]:
+    """The content to play with, its problems (its form, whether its parts fit, what the rulebook
+    prints) and whether its form is sound enough for the checks that read it."""
     if content is None or content == DEFAULT_CONTENT:
-        content = DEFAULT_CONTENT
-    else:
-        errs = custom_content_problems(_content_validator, content)
-        problems += errs or [f"content: {p}" for p in content_problems(content)]
+        return DEFAULT_CONTENT, [], True   # checked once, at import
+    printed = printed_problems(content)
+    form = custom_content_problems(_content_validator, content)
+    errors = shadowing(form, printed) or [f"content.{p}" for p in ([] if form else content_problems(content))]
+    return content, errors + printed, not form and not errors
+
+
+def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None, content: dict | None,
+                    using: int | None) -> list[str]:
+    """What is wrong with the table setup: given exactly at a table (TP-2), in its form, then with
+    exactly the parts these options use, a hand for each seat and cards of the content."""
+    if chance.mode != "table":
+        return [] if table_setup is None else ["setup: only a table-chance game says how the table was set up"]
+    if table_setup is None:
+        return ["setup: a table-chance game needs the hands dealt and the maps revealed, in 'setup'"]
+    t = table_setup
+    problems = _schema_problems(_table_validator, t, "setup")
     if problems:
-        raise InvalidCreation(problems)
-    opts = with_defaults(opts, OPTIONS_SCHEMA)
-    if isinstance(opts["first_player"], int) and opts["first_player"] >= n:
-        raise InvalidCreation([f"options.first_player: there is no seat {opts['first_player']} among {n} players"])
-    return opts, content
+        return problems
+    if n is not None and len(t["hands"]) != n:
+        problems.append(f"setup.hands: one hand of 5 for each of the {n} seats")
+    wants = {"draw_off": opts["first_player"] == "draw_off"}
+    if using is not None and content is not None:
+        wants |= {"events": using < len(content["events"]),
+                  "face_up_event": opts["scanning_the_horizon"] and not opts["chaos_on_the_high_seas"] and using > 0}
+    for key, wanted in wants.items():
+        if wanted != (key in t):
+            problems.append(f"setup.{key}: {'required' if wanted else 'not used'} with these options")
+    if content is not None:
+        problems += _table_card_problems(t, content)
+    return problems
 
 
-def _table_setup(chance, table_setup: dict | None, opts: dict, n: int, some_events_out: bool, any_events: bool) -> dict:
-    """What the table says it dealt ({} with server chance): only at a table, and then exactly
-    the parts these options use."""
-    t = table_setup or {}
-    if chance.mode == "table":
-        if table_setup is None:
-            raise InvalidCreation(["setup: a table-chance game needs the hands dealt and the maps revealed, in 'setup'"])
-        problems = _schema_problems(_table_validator, table_setup, "setup")
-        if problems:
-            raise InvalidCreation(problems)
-        if len(t["hands"]) != n:
-            raise InvalidCreation([f"setup.hands: one hand of 5 for each of the {n} seats"])
-        wants = {"events": some_events_out, "face_up_event": opts["scanning_the_horizon"] and any_events,
-                 "draw_off": opts["first_player"] == "draw_off"}
-        for key, wanted in wants.items():
-            if wanted != (key in t):
-                raise InvalidCreation([f"setup.{key}: {'required' if wanted else 'not used'} with these options"])
-    elif table_setup is not None:
-        raise InvalidCreation(["setup: only a table-chance game says how the table was set up"])
-    return t
+def _table_card_problems(t: dict, content: dict) -> list[str]:
+    """The cards a table names are cards of the content, none named twice."""
+    problems = []
+    cards = {c["id"] for c in content["playCards"]}
+    dealt = [c for hand in t["hands"] for c in hand]
+    if not set(dealt) <= cards or len(set(dealt)) != len(dealt):
+        problems.append("setup.hands: each card dealt is a different card of the Play Deck")
+    if not set(t["maps"]) <= {m["id"] for m in content["maps"]} or len(set(t["maps"])) != 3:
+        problems.append("setup.maps: three different Map cards of the content")
+    events = {e["id"] for e in content["events"]}
+    if "events" in t and (not set(t["events"]) <= events or len(set(t["events"])) != len(t["events"])):
+        problems.append("setup.events: different Event cards of the content")
+    if "face_up_event" in t and t["face_up_event"] not in set(t.get("events", events)):
+        problems.append("setup.face_up_event: one of the Event cards in play")
+    return problems
 
 
 def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t: dict) -> dict:

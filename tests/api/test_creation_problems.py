@@ -25,8 +25,12 @@ def test_a_form_problem_does_not_hide_a_rules_problem(corsairs_client):
     problem = refused(corsairs_client, {"ruleset": CHRONO.id, "players": [{"name": "Ann"}, {"name": "Bo"}],
                                "options": {"max_reward_places": 9}, "content": content})
     fields = {c["field"]: c for c in problem["causes"]}
-    assert "section" not in fields["options.max_reward_places"]  # the options' form...
-    assert fields["content.forgoReward"]["section"] == "Phase 3"  # ...and the printed number, at once
+    # the options' form, citing the option's section and ruling...
+    assert (fields["options.max_reward_places"]["section"], fields["options.max_reward_places"]["ruling"]) == \
+        ("Phase 4: Find Treasure", "CA-10")
+    # ...and the printed number, at once, citing the rulebook's heading as the rules' rejections do
+    assert (fields["content.forgoReward"]["section"], fields["content.forgoReward"]["ruling"]) == \
+        ("Phase 3: Run the Loop", "CP-14")
     assert "1 Doubloon" in fields["content.forgoReward"]["detail"]
 
 

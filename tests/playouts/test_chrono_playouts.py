@@ -141,7 +141,8 @@ def test_games_with_house_rules_finish():
     for g, opts in enumerate([{"initial_flag_order": "seat_order", "max_reward_places": 3},
                               {"final_round_keeps_doubloons": False, "flag_breaks_condition_ties": False},
                               {"artifacts_per_turn": 0, "volcano_min_stage": "RIPPLING"}]):
-        state, events = play(R, 1000 + g, ["A", "B", "C"], opts, policy=captain, after_event=Watch(), max_commands=6000)
+        players = ["A", "B", "C", "D"] if opts.get("max_reward_places") == 3 else ["A", "B", "C"]   # CP-17
+        state, events = play(R, 1000 + g, players, opts, policy=captain, after_event=Watch(), max_commands=6000)
         assert state.finished
         check_replay(R, state, events)
 

@@ -62,6 +62,13 @@ def random_options(rng: random.Random) -> dict:
     if rng.random() < 0.25:
         opts["first_player"] = "draw_off"
     opts["sudden_death_max_turns"] = rng.choice([5, 20])
+    # [Variants] Scanning and Chaos are not combined (TP-13), nor played with no Event (TP-14): the
+    # same draws as before, without what a creation now refuses
+    if opts.get("scanning_the_horizon"):
+        opts.pop("chaos_on_the_high_seas", None)
+    if opts.get("pact_of_the_waves") == 0:
+        opts.pop("scanning_the_horizon", None)
+        opts.pop("chaos_on_the_high_seas", None)
     return opts
 
 

@@ -84,18 +84,18 @@ def broken(change):
 
 
 def test_the_storm_start_is_printed_first_space_for_2_second_for_3_or_more():
-    assert "first space" in broken(lambda c: c["vortex"]["start"].update({"3+": 0}))
-    assert "first space" in broken(lambda c: c["vortex"]["start"].update({"2": 1}))
+    assert "second space (1) with 3 or more players, not 0" in broken(lambda c: c["vortex"]["start"].update({"3+": 0}))
+    assert "first space (0) with 2 players, not 1" in broken(lambda c: c["vortex"]["start"].update({"2": 1}))
 
 
 def test_the_purchase_prices_and_the_forgo_doubloon_are_printed():
-    assert "1, 2, 2, 3 and 5" in broken(lambda c: c["prices"].update({"gem": 2}))
+    assert "3 Doubloons for a Time Gem, not 2" in broken(lambda c: c["prices"].update({"gem": 2}))
     assert "1 Doubloon" in broken(lambda c: c.update({"forgoReward": 2}))
     assert "2 Doubloons" in broken(lambda c: c["shipMat"].update({"overflowRecruitCost": 3}))
 
 
 def test_the_cubes_start_on_the_printed_1_space():
-    assert "draws 1 card" in broken(lambda c: c["shipMat"].update({"stableTrack": [2, 3, 4]}))
+    assert 'cube on the "1" space, not 2' in broken(lambda c: c["shipMat"].update({"stableTrack": [2, 3, 4]}))
 
 
 def test_the_harbor_is_adjacent_to_the_nearest_3_exterior_tiles():
