@@ -121,7 +121,7 @@ class InvalidCreation(Exception):
         return [cause(p) for p in self.problems]
 
 
-_FIELD = re.compile(r"^([A-Za-z_][\w.\[\]\-]*): ")
+_FIELD = re.compile(r"^([A-Za-z_][\w.\[\]\-+]*): ")
 _CITATION = re.compile(r"(?<![\w\]\[])\[([^\[\]]+)\]")  # "[BR p.4]", not the index of "monsters[the_deep]"
 _RULING = re.compile(r"\b([A-Z]{2}-[A-Z]{0,2}\d+)\b")
 

@@ -9,8 +9,9 @@ from .. import kit
 from ..chance import CHANCE_RULE
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
+from ..kit.printed import cite, shadowing
 from ..ruleset import InvalidCreation, Rejected
-from .printed import SECTIONS, cite, printed_problems, shadowing
+from .printed import SECTIONS, printed_problems
 from .state import STAGES, TIMES, initial_state
 
 RULESET_ID = "chrono-corsairs"

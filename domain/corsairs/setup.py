@@ -6,9 +6,10 @@ import jsonschema
 from .. import kit
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
+from ..kit.printed import cite, shadowing
 from ..ruleset import InvalidCreation
 from .board import content_problems
-from .printed import PRINTED_CAPTAINS, SECTIONS, cite, printed_problems, shadowing
+from .printed import PRINTED_CAPTAINS, SECTIONS, printed_problems
 
 RULESET_ID = "corsairs-of-valeria"
 RULESET_VERSION = "1.0.0"

@@ -7,8 +7,10 @@ The skeleton (issue 14), which every game declares itself against instead of wri
     rules.py     how decide() opens and runs, declared per game (Rules): its decide and gate
     ruleset()    below: the game's modules assembled into a domain.ruleset.Ruleset
 and here: Section (the one way a rule is cited), Draft (what decide() works on), content
-loading and checking, the first event (setup_event), deals for dry runs. Nothing here knows
-any game's rules.
+loading and checking, the first event (setup_event), deals for dry runs. Beside them:
+    results.py   the one result shape every game's status() gives a finished game
+    printed.py   what every game's check of printed content shares (reading content, citing)
+Nothing here knows any game's rules.
 """
 from __future__ import annotations
 

@@ -8,8 +8,9 @@ import jsonschema
 from .. import kit
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
+from ..kit.printed import cite, shadowing
 from ..ruleset import InvalidCreation
-from .printed import SECTIONS, cite, printed_problems, shadowing
+from .printed import SECTIONS, printed_problems
 
 RULESET_ID = "league-of-pirates"
 RULESET_VERSION = "1.0.0"

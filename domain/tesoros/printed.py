@@ -6,82 +6,13 @@ the Mutiny/Sabotage and Equipment splits, the Map cards, the Victory Points, the
 every number, count or name it does print is checked against the print, so content that changes
 one is refused at creation naming the field, the printed value and the section (docs/rulings.md
 TP-12).
-
-The helpers at the top (`at`, `shadowing`, `cite`) are the same in the corsairs, league,
-tesoros and chrono packages: they belong in domain/kit, which these packages may not change.
+The helpers every game shares (reading content, showing a value, citing a section) are in
+domain/kit/printed.py.
 """
 
 from __future__ import annotations
 
-import json
-import re
-
-ABSENT = object()
-
-
-def at(x, path: tuple):
-    """The value at path inside x (keys and list indexes), or ABSENT."""
-    for p in path:
-        found = (isinstance(x, dict) and isinstance(p, str) and p in x) or \
-            (isinstance(x, list) and isinstance(p, int) and 0 <= p < len(x))
-        if not found:
-            return ABSENT
-        x = x[p]
-    return x
-
-
-def shown(v) -> str:
-    """A value as a refusal shows it: JSON, never long."""
-    text = json.dumps(v, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def text(x) -> str | None:
-    """x when it is a string, else None: what a name or id of unchecked content is looked up by."""
-    return x if isinstance(x, str) else None
-
-
-def differs(got, printed) -> bool:
-    """True when got is not the printed value (true and 1 are not the same number)."""
-    return type(got) is not type(printed) or got != printed
-
-
-def shadowing(schema_problems: list[str], printed: list[str]) -> list[str]:
-    """The schema's problems but those about a field a printed-value problem already names (the
-    printed one says more: the value and the section)."""
-    fields = {p.split(": ", 1)[0] for p in printed}
-    return [p for p in schema_problems if p.split(": ", 1)[0] not in fields]
-
-
-def _under(field: str, key: str) -> bool:
-    """Whether field is key or inside it; a '*' in key stands for any one part ('content.cards.*.die')."""
-    pattern = re.escape(key).replace(r"\*", r"[^.\[]+")
-    return re.match(pattern + r"($|[.\[])", field) is not None
-
-
-_CITED = re.compile(r"\[(?!True|False|None)[A-Z][^\[\]]*\]( \([A-Z]+-[A-Z]?\d+\))?$")
-_RULING = re.compile(r" \([A-Z]+-[A-Z]?\d+\)$")
-
-
-def cite(problems: list[str], sections: dict[str, tuple[str, str]]) -> list[str]:
-    """Each problem 'field: text' ending with its rulebook citation '[Section]' (and a ruling
-    '(ID)' when it has one): a problem that does not cite one yet gets the section of its field's
-    longest prefix in sections ({field prefix: (section, ruling or "")})."""
-    out = []
-    for p in problems:
-        field = p.split(": ", 1)[0]
-        keys = [k for k in sections if _under(field, k)]
-        if _CITED.search(p) or not keys:
-            out.append(p)
-            continue
-        section, ruling = sections[max(keys, key=len)]
-        found = _RULING.search(p)
-        if found:
-            out.append(f"{p[:found.start()]} [{section}]{found.group(0)}")
-        else:
-            out.append(f"{p} [{section}]" + (f" ({ruling})" if ruling else ""))
-    return out
-
+from ..kit.printed import ABSENT, at, differs, shown, text, with_ruling
 
 # -- what Los Tesoros del Rey Pirata prints --------------------------------------------------
 
@@ -123,7 +54,7 @@ PRINTED_ISLANDS = {"Tortuga Island": ("tortuga",), "Puerto Viejo": ("puerto viej
 
 def printed_problems(content) -> list[str]:
     """What content changes of the print, each problem with its ruling (RULING unless it has one)."""
-    return [p if _RULING.search(p) else f"{p} ({RULING})" for p in _printed(content)]
+    return with_ruling(_printed(content), RULING)
 
 
 def _printed(content) -> list[str]:

@@ -9,9 +9,10 @@ from .. import kit
 from ..chance import CHANCE_RULE
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
+from ..kit.printed import cite, shadowing
 from ..ruleset import InvalidCreation, Rejected
 from .board import board_problems
-from .printed import SECTIONS, cite, printed_problems, shadowing
+from .printed import SECTIONS, printed_problems
 
 RULESET_ID = "tesoros-del-rey-pirata"
 RULESET_VERSION = "1.0.0"

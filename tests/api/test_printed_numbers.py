@@ -1,6 +1,6 @@
 """Content keeps the printed numbers, over HTTP: content that changes a number the rulebook prints
 is refused with 422, the problem naming the field, the printed value and the rulebook section
-(docs/rulings.md CV-P16, LP-P10, TP-12, CP-14); the reference content is still accepted."""
+(docs/rulings.md CV-P16, LP-P10, TP-12, CP-14; Valeria's VA-2, VA-12); the reference content is still accepted."""
 from __future__ import annotations
 
 import copy
@@ -34,6 +34,10 @@ CASES = [
      "content.playCards.38.die", "Smooth Sailing as a die with a 6, not 5", "[Cards with Dice]"),
     ("chrono-corsairs", lambda c: c["prices"].update(gem=4),
      "content.prices.gem", "3 Doubloons for a Time Gem, not 4", "[Phase 6: Outfit Ship]"),
+    ("valeria-card-kingdoms", lambda c: c["starting_resources"].update(gold=3),
+     "content.starting_resources", "'Give each player 2 Gold tokens and 1 Magic token.'", "[BR p.5]"),
+    ("crimson-seas", lambda c: c["crimson_seas"]["maps"].update(total=18),
+     "content.crimson_seas.maps.total", "'20 Map Tokens'", "[CS Components]"),
 ]
 
 
