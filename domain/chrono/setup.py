@@ -301,19 +301,17 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     n = len(players)
     opts, content = _accepted(players, options, content, chance, table_setup)
     t = table_setup or {}
+    dealt = kit.dealing(chance)  # every wrong report of the table's layout at once
     try:
-        laid = _lay_out(content, opts, n, chance, t)
-    except Rejected as r:
-        raise InvalidCreation(cite([_problem(r)], SECTIONS)) from None
+        laid = _lay_out(content, opts, n, dealt, t)
+    except Rejected as r:  # a wrong report met earlier may be its cause: that one is listed
+        raise InvalidCreation(cite([kit.report_problem(x) for x in kit.refused_reports(dealt) or [r]], SECTIONS)) from None
+    if kit.refused_reports(dealt):
+        raise InvalidCreation(cite([kit.report_problem(r) for r in kit.refused_reports(dealt)], SECTIONS))
     events = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=COLORS[:n]),
               _board_set_up(content, n, laid)]
     return events + _first_round(events, chance, t)
 
-
-def _problem(r: Rejected) -> str:
-    """A refusal of the chance layer while laying out, as a creation problem naming its field."""
-    detail = r.detail if r.detail.startswith("setup") else f"setup: {r.detail}"
-    return detail + (f" ({r.ruling})" if r.ruling and f"({r.ruling})" not in detail else "")
 
 
 def _accepted(players: list[str], options: dict | None, content: dict | None, chance,

@@ -23,7 +23,7 @@ from importlib import resources
 
 import jsonschema
 
-from ..ruleset import Ruleset
+from ..ruleset import Rejected, Ruleset
 from .snapshot import SHARED, GameState, clone, dump, load, loader  # noqa: F401  (re-exported: the state basics)
 
 
@@ -292,3 +292,69 @@ def ruleset(*, setup, state, rules, legal, view, status, command_schemas, hidden
 from .moments import NOT_YOUR_DECISION, WRONG_MOMENT, Moment, Moments, Refusal, nobody  # noqa: E402, F401
 from .results import named, ranked  # noqa: E402, F401
 from .rules import Rules, run  # noqa: E402, F401
+
+
+class Dealing:
+    """A table-chance game's setup, dealt on past a report it cannot accept, so that one refused
+    creation lists every wrong report at once (docs/api.md: a 422 lists everything wrong).
+
+    It stands for the game's TableChance while setup deals: a pick, shuffle or roll the table
+    reported wrongly is remembered in `refused` and answered with a stand-in outcome (the
+    first items, the faces' first) so the deal goes on; setup then refuses the creation with
+    every one of them. The stand-ins are never stored: a creation with any refusal is refused.
+    A report from the wrong token (TM-1) is refused at once, as the game's other refusals are."""
+
+    def __init__(self, chance):
+        self._chance = chance
+        self.refused: list = []
+
+    def __getattr__(self, name: str):
+        return getattr(self._chance, name)
+
+    def pick(self, items, count: int, supplied, field: str) -> list:
+        try:
+            return self._chance.pick(items, count, supplied, field)
+        except Rejected as r:
+            self._remember(r)
+            return list(items)[:min(count, len(items))]
+
+    def shuffle(self, items, supplied, field: str) -> list:
+        try:
+            return self._chance.shuffle(items, supplied, field)
+        except Rejected as r:
+            self._remember(r)
+            return list(items)
+
+    def roll(self, count: int, faces, supplied, field: str) -> list:
+        try:
+            return self._chance.roll(count, faces, supplied, field)
+        except Rejected as r:
+            self._remember(r)
+            return [faces[0]] * count
+
+    def _remember(self, r: Rejected) -> None:
+        if r.code not in ("TABLE_OUTCOME_INVALID", "TABLE_OUTCOME_REQUIRED"):
+            raise r
+        self.refused.append(r)
+
+
+def dealing(chance):
+    """The chance setup deals with: a Dealing for a table-chance game, the chance itself otherwise."""
+    return Dealing(chance) if chance.mode == "table" else chance
+
+
+def refused_reports(chance) -> list:
+    """What a Dealing remembered (nothing for any other chance)."""
+    return list(chance.refused) if isinstance(chance, Dealing) else []
+
+
+def report_problem(r: Rejected) -> str:
+    """A refusal of the chance layer while setup deals, as a creation problem naming its field
+    ("setup.domains: 'x' cannot have been drawn from there."), with its ruling where it has one."""
+    detail = r.detail
+    if detail.startswith("'setup") and "'" in detail[1:]:  # TableChance quotes the field it refuses
+        field, rest = detail[1:].split("'", 1)
+        detail = f"{field}: {rest.removeprefix(':').strip()}"
+    elif not detail.startswith("setup"):
+        detail = f"setup: {detail}"
+    return detail + (f" ({r.ruling})" if r.ruling and f"({r.ruling})" not in detail else "")

@@ -140,17 +140,15 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
         raise InvalidCreation(cite(problems, SECTIONS))
     opts = with_defaults(opts, OPTIONS_SCHEMA)
     assert events is not None and using is not None
+    dealt = kit.dealing(chance)  # every wrong report of the table at once
     try:
-        table = _deal(opts, content, n, events, using, chance, table_setup or {})
-    except Rejected as r:
-        raise InvalidCreation(cite([_problem(r)], SECTIONS)) from None
+        table = _deal(opts, content, n, events, using, dealt, table_setup or {})
+    except Rejected as r:  # a wrong report met earlier may be its cause: that one is listed
+        raise InvalidCreation(cite([kit.report_problem(x) for x in kit.refused_reports(dealt) or [r]], SECTIONS)) from None
+    if kit.refused_reports(dealt):
+        raise InvalidCreation(cite([kit.report_problem(r) for r in kit.refused_reports(dealt)], SECTIONS))
     return _setup_events(players, opts, content, chance, events, table)
 
-
-def _problem(r: Rejected) -> str:
-    """A refusal of the chance layer while dealing, as a creation problem naming its field."""
-    detail = r.detail if r.detail.startswith("setup") else f"setup: {r.detail}"
-    return detail + (f" ({r.ruling})" if r.ruling and f"({r.ruling})" not in detail else "")
 
 
 def _usable_options(opts: dict, errors: list[str]) -> dict:

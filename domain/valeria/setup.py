@@ -353,15 +353,18 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
     if problems:
         raise InvalidCreation(problems)
     center = _center(content, cs, n, types, areas, mixed)
+    table = kit.dealing(chance)  # every wrong report of the table at once
     try:
-        dealt = _deal(content, opts, n, chance, t)
+        dealt = _deal(content, opts, n, table, t)
         if mixed:
-            _mixed_tops(center, content, chance, t)
+            _mixed_tops(center, content, table, t)
         events_only = not cs and MONSTER_EVENTS in opts["expansions"]
-        islands = [_islands(content, n, chance, t)] if cs else \
+        islands = [_islands(content, n, table, t)] if cs else \
             [{"type": "MonsterEventsSetOut", **_events(content["monster_events"], n)}] if events_only else []
-    except Rejected as r:
-        raise InvalidCreation([r.detail]) from None
+    except Rejected as r:  # a wrong report met earlier may be its cause: that one is listed
+        raise InvalidCreation([kit.report_problem(x) for x in kit.refused_reports(table)] or [r.detail]) from None
+    if kit.refused_reports(table):
+        raise InvalidCreation([kit.report_problem(r) for r in kit.refused_reports(table)])
     return _setup_events(cs, players, opts, content, chance, center, dealt, islands)
 
 
