@@ -11,26 +11,26 @@ so that clients get a 503 with Retry-After within a few seconds (service/errors.
 Parley uses this factory whenever PERSISTENCE_MODULE says eventsourcing.postgres
 (service/application.py).
 
-Two more changes. A command's events are inserted in one round trip, with the game list's
-changes (service/listing.py) in the same transaction: `parley_insert_and_list_<id type>`
-inserts the events and calls `parley_list_games_<id type>`, in one autocommitted statement.
-And it takes no table lock: the library's insert locks the events table (EXCLUSIVE) so that
-notification ids are issued in commit order, for readers that follow the notification log;
-Parley has none (the game list is stored, not followed), so inserts into different games run
-side by side, on every node. Two commands at one game's version still meet at the events'
+Two more changes. A save's events are inserted in one round trip, with the game list's
+changes (service/listing.py) in the same autocommitted transaction: a command's (its events,
+all of one game, and that game's version in the list) as one prepared statement
+(COMMAND_INSERT), a game's creation through `parley_insert_and_list_<id type>`, which inserts
+the events and calls `parley_list_games_<id type>` under the creations' lock. The function
+took about twice the CPU, client and server, of the statement for a command: passing events as
+an array of a composite type (dumped by psycopg in Python, parsed by the server) and the
+list's changes as JSON walked by PL/pgSQL (docs/performance.md, "Writers and the database's
+cost per command"). Without the function a command sets no lock timeout of its own:
+POSTGRES_LOCK_TIMEOUT is every pooled connection's lock_timeout (a startup option), and the
+two waits that may rightly last longer (for another process's table creation or list
+backfill) lift it for themselves.
+
+And no insert takes a table lock: the library's insert locks the events table (EXCLUSIVE) so
+that notification ids are issued in commit order, for readers that follow the notification
+log; Parley has none (the game list is stored, not followed), so inserts into different games
+run side by side, on every node. Two commands at one game's version still meet at the events'
 primary key: the second fails (IntegrityError), as before. The library's NOTIFY is dropped
 too: nothing listens, and PostgreSQL serializes the commits of transactions that notified.
 docs/performance.md has what each costs.
-
-A command's insert (its events, all of one game, and that game's version in the list) skips
-the function: one prepared statement whose two data-modifying parts (the events' INSERT, the
-list's UPDATE) run in its one autocommitted transaction, with scalar parameters. The function
-took about three times the CPU (client and server) of that statement, most of it in passing
-events as an array of a composite type (dumped by psycopg in Python, parsed by the server) and
-the list's changes as JSON walked by PL/pgSQL (docs/performance.md, "Writers"). Without the
-function there is no SET LOCAL: POSTGRES_LOCK_TIMEOUT is every pooled connection's
-lock_timeout (a startup option), and the two waits that may rightly last longer (for another
-process's table creation or list backfill) lift it for themselves.
 """
 from __future__ import annotations
 
