@@ -11,13 +11,23 @@ so that clients get a 503 with Retry-After within a few seconds (service/errors.
 Parley uses this factory whenever PERSISTENCE_MODULE says eventsourcing.postgres
 (service/application.py).
 
-Two more changes. A command's events are inserted in one round trip, with the game list's
-changes (service/listing.py) in the same transaction: `parley_insert_and_list_<id type>`
-inserts the events and calls `parley_list_games_<id type>`, in one autocommitted statement.
-And it takes no table lock: the library's insert locks the events table (EXCLUSIVE) so that
-notification ids are issued in commit order, for readers that follow the notification log;
-Parley has none (the game list is stored, not followed), so inserts into different games run
-side by side, on every node. Two commands at one game's version still meet at the events'
+Two more changes. A save's events are inserted in one round trip, with the game list's
+changes (service/listing.py) in the same autocommitted transaction: a command's (its events,
+all of one game, and that game's version in the list) as one prepared statement
+(COMMAND_INSERT), a game's creation through `parley_insert_and_list_<id type>`, which inserts
+the events and calls `parley_list_games_<id type>` under the creations' lock. The function
+took about twice the CPU, client and server, of the statement for a command: passing events as
+an array of a composite type (dumped by psycopg in Python, parsed by the server) and the
+list's changes as JSON walked by PL/pgSQL (docs/performance.md, "Writers and the database's
+cost per command"). Without the function a command sets no lock timeout of its own:
+POSTGRES_LOCK_TIMEOUT is every pooled connection's lock_timeout (a startup option), and the
+two waits that may rightly last longer (for another process's table creation or list
+backfill) lift it for themselves.
+
+And no insert takes a table lock: the library's insert locks the events table (EXCLUSIVE) so
+that notification ids are issued in commit order, for readers that follow the notification
+log; Parley has none (the game list is stored, not followed), so inserts into different games
+run side by side, on every node. Two commands at one game's version still meet at the events'
 primary key: the second fails (IntegrityError), as before. The library's NOTIFY is dropped
 too: nothing listens, and PostgreSQL serializes the commits of transactions that notified.
 docs/performance.md has what each costs.
@@ -39,6 +49,7 @@ from psycopg_pool import PoolTimeout
 
 from service.listing import BATCH, GAMES, LISTING, PLAYERS, BackfillFunction, Filters, Listed, ListingSQL
 
+COMMAND_ROWS = 8      # a command's events inserted by one prepared statement (more: the function)
 ATTEMPTS = 10         # a broken connection fails at once: the next pooled one is tried
 WAIT = 0.05           # before each retry of a call that met a broken connection
 BREAKER_SECONDS = 1.0  # after the pool gave up waiting, calls fail at once for this long
@@ -125,7 +136,11 @@ class OneAtATimeCreation:
             return
         key = _key(f"parley-create:{self.datastore.schema}")
         with self.datastore.get_connection() as conn:
-            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            conn.execute("SET lock_timeout = 0")  # another process may create for a while
+            try:
+                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            finally:
+                conn.execute("RESET lock_timeout")  # the connection's own (POSTGRES_LOCK_TIMEOUT)
             try:
                 super().create_table()  # type: ignore[misc]
             finally:
@@ -196,13 +211,50 @@ INSERT_FUNCTION = (
     "END; $BODY$")
 
 
+# A command's events (all of one game) and that game's new version in the list: one statement,
+# one autocommitted transaction. Both data-modifying parts always run to completion, whether
+# or not the SELECT reads them; if the INSERT fails (a version already stored), neither is kept.
+COMMAND_INSERT = (
+    "WITH inserted AS ("
+    "    INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+    "    VALUES {rows} RETURNING notification_id), "
+    "listed AS ("
+    "    UPDATE {schema}.{games} SET version = GREATEST(version, %s::bigint), finished = finished OR %s::boolean "
+    "    WHERE id = %s::{id_type}) "
+    "SELECT notification_id FROM inserted")
+COMMAND_ROW = "(%s::{id_type}, %s::bigint, %s::text, %s::bytea)"
+
+
+def _command_params(stored_events, changes) -> tuple | None:
+    """The parameters of COMMAND_INSERT for these events and list changes, or None when they
+    are not one command's: every event of one game, at most COMMAND_ROWS of them, and one list
+    change, for that game, that does not create it (a creation goes through the function, which
+    takes the creations' lock)."""
+    if not 0 < len(stored_events) <= COMMAND_ROWS or len(changes) != 1 or "ruleset" in changes[0]:
+        return None
+    game_id = stored_events[0].originator_id
+    if str(game_id) != changes[0]["id"] or any(e.originator_id != game_id for e in stored_events):
+        return None
+    params: list = []
+    for e in stored_events:
+        params += (e.originator_id, e.originator_version, e.topic, e.state)
+    return (*params, changes[0]["version"], changes[0]["finished"], game_id)
+
+
 def _insert_in_one_round_trip(self, stored_events, **kwargs):
-    """The events and their listing changes in one statement (the function's transaction)."""
+    """The events and their listing changes in one statement: a command's as COMMAND_INSERT,
+    anything else (a creation) through the function (its transaction)."""
     if not stored_events:
         return None
+    changes = kwargs.get(LISTING) or []
+    params = _command_params(stored_events, changes)
+    if params is not None:
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            curs.execute(self.command_inserts[len(stored_events) - 1], params, prepare=True)
+            return [row[0] for row in curs.fetchall()]
     rows = [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
             for e in stored_events]
-    listing = Jsonb(kwargs.get(LISTING) or [])
+    listing = Jsonb(changes)
     with self.datastore.get_connection() as conn, conn.cursor() as curs:
         curs.execute(self.insert_in_one_statement, (rows, listing), prepare=True)
         return [row[self.insert_function_name] for row in curs.fetchall()]
@@ -245,6 +297,10 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
         # Rendered once: psycopg would compose a composed query again on every call.
         self.insert_in_one_statement = SQL("SELECT * FROM {schema}.{function}(%s, %s)").format(
             schema=schema, function=Identifier(self.insert_function_name)).as_string(None)
+        row = SQL(COMMAND_ROW).format(id_type=SQL(id_type))
+        self.command_inserts = [SQL(COMMAND_INSERT).format(
+            table=Identifier(self.events_table_name), rows=SQL(", ").join([row] * n), **names).as_string(None)
+            for n in range(1, COMMAND_ROWS + 1)]
         self.listing_sql = ListingSQL(SQL("{schema}.{games}").format(**names).as_string(None),
                                       SQL("{schema}.{players}").format(**names).as_string(None), "%s")
 
@@ -259,6 +315,7 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
         one transaction, under a lock per schema, so that of several processes starting at
         once one creates and fills them and the others then find them."""
         with self.datastore.get_connection() as conn, conn.transaction():
+            conn.execute("SET LOCAL lock_timeout = 0")  # another process's backfill may take minutes
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_key(f"parley-listing:{self.datastore.schema}"),))
             found = conn.execute("SELECT to_regclass(format('%%I.%%I', %s::text, %s::text)) AS found",
                                  (self.datastore.schema, GAMES)).fetchone()
@@ -286,5 +343,17 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
 
 
 class FailFastPostgresFactory(PostgresFactory):
+    """The library's factory, whose pooled connections start with lock_timeout set to
+    POSTGRES_LOCK_TIMEOUT: a command's insert (COMMAND_INSERT) sets none of its own, and its
+    table locks are taken before any statement could set one (a prepared plan's locks are)."""
+
     aggregate_recorder_class = FailFastAggregateRecorder
     application_recorder_class = FailFastApplicationRecorder
+
+    def __init__(self, env):
+        super().__init__(env)
+        seconds = self.datastore.lock_timeout
+        if seconds:
+            # Read by the pool for every connection it opens (psycopg_pool's documented kwargs).
+            kwargs = self.datastore.pool.kwargs
+            kwargs["options"] = f"{kwargs.get('options', '')} -c lock_timeout={int(seconds * 1000)}".strip()
