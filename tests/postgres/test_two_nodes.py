@@ -126,7 +126,12 @@ def test_games_continue_on_the_other_node_when_one_is_killed_mid_game(nodes):
             assert answer.status_code == 200, answer.text
         view = other.get(path, host).json()
         assert {g["id"]: g for g in listed(other)}[game_id]["version"] == view["version"]
-    assert [g["id"] for g in listed(other, status="finished")] == [finish]
+    # The list says finished exactly for the games whose view does (random play may end a short
+    # game besides the one played to its end).
+    finished = {game_id for game_id, host in players.games.items()
+                if other.get(f"/games/{game_id}", host).json()["status"] == "finished"}
+    assert finish in finished
+    assert {g["id"] for g in listed(other, status="finished")} == finished
     document = other.get(f"/games/{finish}/export", ARBITER).json()
     assert other.post("/verifications", document).json()["verdict"] == "valid"
 
