@@ -36,11 +36,23 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _pg import fresh_schema
-from issue5 import CpuMeter, Player, _interrupted, app_name, free_port, pct, saturate, start_server, stop_server, workers_of
+from issue5 import TICK, CpuMeter, Player, _interrupted, app_name, free_port, pct, saturate, start_server, stop_server, workers_of
 from stack_limits import PARLEY_RECORDER, save_rate
 
 TARGET = 0.8
 ANSWERS = {"default": None, "minimal": "return=minimal"}
+
+
+def user_system(pids: list[int]) -> tuple[float, float]:
+    """User and system CPU seconds these processes have used so far (/proc/<pid>/stat)."""
+    user = system = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        user, system = user + int(fields[11]) / TICK, system + int(fields[12]) / TICK
+    return user, system
 
 
 def spy(directory: str | None, pids: list[int], label: str, seconds: float) -> list[subprocess.Popen]:
@@ -59,21 +71,26 @@ def phase(players: list[Player], server, args, label: str, own: float) -> dict:
         p.command_headers = {"Prefer": prefer} if prefer else {}
     meter = CpuMeter(server.pid, app_name())
     spies = spy(args.py_spy, workers_of(server.pid), label, args.seconds + 2)
+    workers = workers_of(server.pid)
+    split0 = user_system(workers)
     meter.start()
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     rate, sat = saturate(players, args.seconds)
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     workers_cpu, pg_cpu = meter.stop()
+    split1 = user_system(workers)
     for s in spies:
         s.wait()
     sent = max(1, sat.sent)
     client_ms = ((cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)) * 1000 / sent
     row = {"answer": label, "rate": rate, "ratio": rate / own, "worker_ms": workers_cpu * 1000 / sent,
-           "pg_ms": pg_cpu * 1000 / sent, "client_ms": client_ms, "p50": statistics.median(sat.latencies),
+           "pg_ms": pg_cpu * 1000 / sent, "user_ms": (split1[0] - split0[0]) * 1000 / sent,
+           "system_ms": (split1[1] - split0[1]) * 1000 / sent, "client_ms": client_ms, "p50": statistics.median(sat.latencies),
            "p99": pct(sat.latencies, 0.99), "errors": sat.errors}
     print(f"  {label} answer: {rate:,.0f} commands/s, {row['ratio']:.2f} of the recorder's save rate "
           f"(target {TARGET}: {'PASS' if row['ratio'] >= TARGET else 'MISS'}); CPU per command: workers "
-          f"{row['worker_ms']:.2f} ms, PostgreSQL {row['pg_ms']:.2f} ms, load generator {client_ms:.2f} ms; "
+          f"{row['worker_ms']:.2f} ms ({row['user_ms']:.2f} user, {row['system_ms']:.2f} system), "
+          f"PostgreSQL {row['pg_ms']:.2f} ms, load generator {client_ms:.2f} ms; "
           f"p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms, non-200: {sat.errors}", flush=True)
     return row
 
@@ -109,11 +126,12 @@ def main() -> None:
         finally:
             stop_server(server)
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}\n")
-    print("| answer | commands/s | ratio to the recorder's save rate | worker CPU / command | "
+    print("| answer | commands/s | ratio to the recorder's save rate | worker CPU / command (user + system) | "
           "PostgreSQL CPU / command | load generator CPU / command | p50 / p99 |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
-        print(f"| {r['answer']} | {r['rate']:,.0f} | {r['ratio']:.2f} of {own:,.0f} | {r['worker_ms']:.2f} ms | "
+        print(f"| {r['answer']} | {r['rate']:,.0f} | {r['ratio']:.2f} of {own:,.0f} | {r['worker_ms']:.2f} ms "
+              f"({r['user_ms']:.2f} + {r['system_ms']:.2f}) | "
               f"{r['pg_ms']:.2f} ms | {r['client_ms']:.2f} ms | {r['p50']:.1f} / {r['p99']:.1f} ms |")
 
 

@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+if "--root" in sys.argv:  # the service of another checkout (A/B), before anything imports it
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--root") + 1]).resolve()))
 
 from _pg import fresh_schema
 
@@ -76,9 +78,13 @@ def main() -> None:
     ap.add_argument("--prefer", default=None, help="a Prefer header to send, e.g. return=minimal")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--root", default=str(ROOT), help="the checkout whose service is measured (A/B runs)")
     ap.add_argument("--dump", default=None, help="write the raw profile here (pstats)")
     args = ap.parse_args()
+    import service
     from service import create_app
+
+    print(f"service from {Path(service.__file__).parent}")
 
     headers = {"Prefer": args.prefer} if args.prefer else {}
     with fresh_schema("prof") as (_, env):
@@ -102,12 +108,12 @@ def main() -> None:
     print(f"{args.commands} commands, Prefer: {args.prefer or '(none)'}: {used * 1000 / args.commands:.3f} ms "
           f"of CPU per request (the client's folding excluded; {total:.3f} ms with it), {wall:.1f} s")
     if profiler is not None:
+        if args.dump:
+            profiler.dump_stats(args.dump)
         for key in ("cumulative", "tottime"):
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats(key).print_stats(args.top)
             print(out.getvalue())
-        if args.dump:
-            profiler.dump_stats(args.dump)
 
 
 if __name__ == "__main__":
