@@ -310,7 +310,10 @@ class RssSampler(threading.Thread):
 
 class Player:
     """One connection playing one Corsairs game with the host token, random legal commands.
-    It folds the events it is sent into its own copy of the state, so a command is one request."""
+    It folds the events it is sent into its own copy of the state, so a command is one request.
+    `command_headers` go with every command (benchmarks/commands.py sends Prefer)."""
+
+    command_headers: dict = {}
 
     def __init__(self, port: int, seed: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -321,6 +324,8 @@ class Player:
         headers = {"Content-Type": "application/json"} if body is not None else {}
         if auth:
             headers["Authorization"] = self.auth
+        if path.endswith("/commands"):
+            headers.update(self.command_headers)
         data = json.dumps(body) if body is not None else None
         try:
             self.conn.request(method, path, body=data, headers=headers)

@@ -30,6 +30,9 @@ keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
 accesslog = None
+# gunicorn's logger, but an access line is built only if `gunicorn.access` would print it
+# (service/serving.py Logger): below, it prints warnings only, and the app logs each request.
+logger_class = "service.serving.Logger"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 # Do not trust X-Forwarded-* from anywhere by default; a platform's router sets its own.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -45,9 +45,30 @@ class InvalidCommand(Rejected):
         self.problems = list(problems)
 
 
+# Validators built once per schema: {id(schema): (schema, its validator)}. Every command is
+# checked against its type's schema, a constant of its ruleset, so this holds one validator per
+# command type served (building one per command cost about a tenth of admitting it). The schema
+# is kept beside its validator, so an id that Python reuses for another dict never matches it;
+# a validator reads its schema as it validates, so it always checks the schema as it is now.
+_VALIDATORS: dict[int, tuple[dict, Any]] = {}
+MAX_VALIDATORS = 1024  # far above the command types served; emptied if ever reached
+
+
+def validator_for(schema: dict):
+    """The Draft 2020-12 validator of `schema`, built on its first use."""
+    kept = _VALIDATORS.get(id(schema))
+    if kept is not None and kept[0] is schema:
+        return kept[1]
+    validator = jsonschema.Draft202012Validator(schema)
+    if len(_VALIDATORS) >= MAX_VALIDATORS:
+        _VALIDATORS.clear()
+    _VALIDATORS[id(schema)] = (schema, validator)
+    return validator
+
+
 def schema_problems(schema: dict, instance, where: str) -> list[str]:
     """Every way `instance` breaks a JSON Schema, as short sentences ('where/path: message')."""
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = validator_for(schema)
     problems = []
     for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.path))):
         path = "/".join(str(p) for p in error.path)
@@ -102,4 +123,4 @@ def dry_run(ruleset, state, seat: int, command: dict, chance, *, viewer, fresh_s
 
 
 __all__ = ["SERVICE_RULE", "InvalidCommand", "adjudicate", "admit", "check_seat", "dry_run",
-           "json_safe", "schema_problems"]
+           "json_safe", "schema_problems", "validator_for"]

@@ -135,10 +135,17 @@ class Blueprint(flask_smorest.Blueprint):
     def problems(self, *statuses: int, limited: bool = True):
         """Document these error responses (problem+json) on an operation, the HTTP server's own
         refusals (a request read too slowly, 408; an over-long request line or header, 414,
-        431) and, unless `limited` is False, the rate limit's 429 (service/limits.py)."""
+        431) and, unless `limited` is False, the rate limit's 429 (service/limits.py).
+
+        Documentation only: flask-smorest's alt_response wraps the view once per status in a
+        function that only calls the next (about a dozen calls a request, each looking up the
+        app and whether the view is a coroutine); here the documentation they build is put on
+        the view itself, which is called directly."""
         def decorator(func):
+            documented = func
             for status in statuses + SERVER_LIMITS + ((RATE_LIMITED,) if limited else ()):
-                func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
+                documented = self.alt_response(status, response=http.HTTPStatus(status).name)(documented)
+            func._apidoc = documented._apidoc
             return func
         return decorator
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from uuid import UUID
 
 import marshmallow as ma
-from flask import request
+from flask import jsonify, request
 
 from domain.adjudication import SERVICE_RULE
 from service import commands
@@ -56,7 +57,9 @@ class CommandResultSchema(ma.Schema):
     version = ma.fields.Integer(required=True, metadata={
         "description": "The game's version after the command (a dry run: the version it would reach)"})
     events = ma.fields.List(ma.fields.Nested(EventEntrySchema), required=True)
-    game = ma.fields.Nested(GameViewSchema, required=True)
+    game = ma.fields.Nested(GameViewSchema, metadata={
+        "description": "Your view of the game after the command; left out when the request says "
+                       "'Prefer: return=minimal'"})
     dry_run = ma.fields.Boolean(metadata={"description": "True when nothing was stored"})
 
 
@@ -82,11 +85,23 @@ IDEMPOTENCY_KEY = {
                    "Keys are per game and per token; only accepted commands are remembered."}
 
 
+PREFER = {
+    "in": "header", "name": "Prefer", "required": False, "schema": {"type": "string"},
+    "examples": {"minimal": {"value": "return=minimal"}, "representation": {"value": "return=representation"}},
+    "description": "RFC 7240. 'return=minimal': the answer leaves out `game` (your new view) and carries "
+                   "the version and the events as you may see them; 'return=representation' or none: the "
+                   "whole answer. The preference applied is named in Preference-Applied; others are ignored."}
+
+PREFERENCE_APPLIED = {"Preference-Applied": {
+    "description": "The Prefer return preference this answer follows (RFC 7240), when the request sent one",
+    "schema": {"type": "string", "enum": ["return=minimal", "return=representation"]}}}
+
+
 @blp.route("/<uuid:game_id>/commands", methods=["POST"])
-@blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+@blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[IF_MATCH, IDEMPOTENCY_KEY, PREFER])
 @blp.arguments(CommandSchema)
 @blp.arguments(DryRunQuerySchema, location="query")
-@blp.response(200, CommandResultSchema, headers=ETAG_HEADER)
+@blp.response(200, CommandResultSchema, headers={**ETAG_HEADER, **PREFERENCE_APPLIED})
 @blp.problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
 def send_command(body: dict, query: dict, game_id: UUID):
     """Send one command; answers the events it produced and your new view.
@@ -95,7 +110,8 @@ def send_command(body: dict, query: dict, game_id: UUID):
     the 422 it would meet, decided on what your seat may know: hidden parts are re-dealt at
     random (an Idempotency-Key is ignored: there is nothing to repeat).
     With an Idempotency-Key, a command already accepted with that key and body is answered
-    with its first result and not applied again."""
+    with its first result and not applied again.
+    With 'Prefer: return=minimal' the answer leaves out your new view of the game (`game`)."""
     dry_run = query["dry_run"]
     loaded: dict = {}
 
@@ -107,13 +123,38 @@ def send_command(body: dict, query: dict, game_id: UUID):
     key = request.headers.get("Idempotency-Key")
     sent = commands.CommandRequest(game_id, caller, body, dry_run, _if_match(), key,
                                    _request_hash() if key is not None else None)
+    prefer = preferred_return()
     with operations.command_metrics(game.ruleset_id) as metric:
         outcome = commands.send(application(), sent, game, loaded["caught_up"])
         metric["outcome"] = OUTCOME_LABELS.get(type(outcome), metric["outcome"])
-        answer = ANSWERS[type(outcome)](outcome, caller)
+        answer = ANSWERS[type(outcome)](outcome, caller, prefer)
         if isinstance(answer, Problem):
             raise answer
-        return answer
+        body, status, headers = answer
+        if prefer is not None:
+            headers["Preference-Applied"] = f"return={prefer}"
+        # The body is built for the caller already (render.py): flask-smorest's dump through
+        # CommandResultSchema would copy it unchanged (tests/api/test_prefer.py holds that).
+        return jsonify(body), status, headers
+
+
+def preferred_return() -> str | None:
+    """The request's `return` preference (RFC 7240): "minimal", "representation", or None.
+
+    Preferences are comma-separated, each `name[=value]` and `;` parameters; names are
+    case-insensitive, values as sent (a quoted value unquoted). Only the first `return`
+    counts (RFC 7240, section 2); a value other than the two is ignored, as is any other
+    preference."""
+    for header in request.headers.getlist("Prefer"):
+        for preference in header.split(","):
+            name, _, value = preference.split(";", 1)[0].partition("=")
+            if name.strip().lower() != "return":
+                continue
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] == '"':
+                value = value[1:-1]
+            return value if value in ("minimal", "representation") else None
+    return None
 
 
 def _if_match() -> commands.IfMatch | None:
@@ -130,35 +171,42 @@ def _request_hash() -> str:
 
 # Outcomes as HTTP answers: (body, status, headers), or the problem raised ------------------
 
-def _result(game: Game, events: list, caller, **extra) -> dict:
-    return {"version": game.version, "events": [event_entry(game, e, caller) for e in events],
-            "game": game_view(game, caller, reveal_seed=not extra.get("dry_run")), **extra}
+def _result(game: Game, events: list, caller, prefer: str | None, **extra) -> dict:
+    """The answer's body, in CommandResultSchema's order; without the view for return=minimal
+    (the events are the same: as the caller may see them)."""
+    body = {"version": game.version, "events": [event_entry(game, e, caller) for e in events]}
+    if prefer != "minimal":
+        body["game"] = game_view(game, caller, reveal_seed=not extra.get("dry_run"))
+    body.update(extra)
+    return body
 
 
-ANSWERS = {
-    commands.Accepted: lambda o, caller: (_result(o.game, o.events, caller), 200, {"ETag": f'"{o.game.version}"'}),
-    commands.DryRunAnswer: lambda o, caller: (_result(o.game, o.events, caller, dry_run=True), 200,
-                                              {"ETag": f'"{o.version}"'}),
-    commands.Replayed: lambda o, caller: (_result(o.game, o.events, caller), 200,
-                                          {"ETag": f'"{o.game.version}"', "Idempotent-Replayed": "true"}),
-    commands.SeatRequired: lambda o, _: Problem(
+# outcome type -> (outcome, caller, the return preference) -> (body, status, headers) or a Problem
+ANSWERS: dict[type, Callable[..., tuple[dict, int, dict] | Problem]] = {
+    commands.Accepted: lambda o, caller, prefer: (_result(o.game, o.events, caller, prefer), 200,
+                                                  {"ETag": f'"{o.game.version}"'}),
+    commands.DryRunAnswer: lambda o, caller, prefer: (_result(o.game, o.events, caller, prefer, dry_run=True), 200,
+                                                      {"ETag": f'"{o.version}"'}),
+    commands.Replayed: lambda o, caller, prefer: (_result(o.game, o.events, caller, prefer), 200,
+                                                  {"ETag": f'"{o.game.version}"', "Idempotent-Replayed": "true"}),
+    commands.SeatRequired: lambda o, *_: Problem(
         422, "The host token acts for a seat: add \"seat\" to the command.", "SEAT_REQUIRED", section=SERVICE_RULE),
-    commands.NotYourSeat: lambda o, _: Problem(403, "Your token acts for your own seat only.", "NOT_YOUR_SEAT"),
-    commands.BadIdempotencyKey: lambda o, _: Problem(
+    commands.NotYourSeat: lambda o, *_: Problem(403, "Your token acts for your own seat only.", "NOT_YOUR_SEAT"),
+    commands.BadIdempotencyKey: lambda o, *_: Problem(
         400, "An Idempotency-Key is 1 to 255 visible ASCII characters.", "INVALID_IDEMPOTENCY_KEY"),
-    commands.KeyReused: lambda o, _: Problem(
+    commands.KeyReused: lambda o, *_: Problem(
         422, "This Idempotency-Key was already used for another command in this game; send a new key for a new "
         "command.", "IDEMPOTENCY_KEY_REUSED", section=SERVICE_RULE),
-    commands.PreconditionFailed: lambda o, _: Problem(
+    commands.PreconditionFailed: lambda o, *_: Problem(
         412, f"The game is at version {o.version}, not the one in If-Match.", "VERSION_MISMATCH",
         headers={"ETag": f'"{o.version}"'}, version=o.version),
-    commands.Refused: lambda o, _: Problem(
+    commands.Refused: lambda o, *_: Problem(
         422, o.rejection.detail, o.rejection.code, section=o.rejection.rule, ruling=o.rejection.ruling),
-    commands.DoesNotMatchSchema: lambda o, _: Problem(
+    commands.DoesNotMatchSchema: lambda o, *_: Problem(
         422, o.rejection.detail, o.rejection.code, section=o.rejection.rule, problems=o.rejection.problems),
-    commands.VersionConflict: lambda o, _: Problem(
+    commands.VersionConflict: lambda o, *_: Problem(
         409, f"The game is at version {o.actual}, not {o.expected}.", "VERSION_CONFLICT", version=o.actual),
-    commands.Overtaken: lambda o, _: Problem(
+    commands.Overtaken: lambda o, *_: Problem(
         409, "Another command was stored first; read the game and try again.", "VERSION_CONFLICT"),
 }
 OUTCOME_LABELS = {commands.Replayed: "replayed", commands.DryRunAnswer: "dry_run"}

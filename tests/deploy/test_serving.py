@@ -205,3 +205,37 @@ def test_a_long_verification_does_not_stop_the_worker(server):
         stop.set()
         for w in workers:
             w.join()
+
+
+# -- gunicorn's access log, built only when printed ---------------------------------------------
+
+def _logger(monkeypatch, tmp_path, access_level: str):
+    """gunicorn's logger as deploy/gunicorn.conf.py configures it (its access level changed)."""
+    import copy
+    import runpy
+
+    from gunicorn import util
+    from gunicorn.config import Config
+
+    from service import serving
+
+    # What reading the config changes in this process is put back after the test.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    monkeypatch.setattr(util, "write_error", util.write_error)
+    conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+    cfg = Config()
+    logconfig = copy.deepcopy(conf["logconfig_dict"])
+    logconfig["loggers"]["gunicorn.access"]["level"] = access_level
+    cfg.set("logconfig_dict", logconfig)
+    assert conf["logger_class"] == "service.serving.Logger"
+    return serving.Logger(cfg)
+
+
+@pytest.mark.parametrize("level, built", [("WARNING", False), ("INFO", True)])
+def test_an_access_line_is_built_only_when_gunicorn_access_would_print_it(monkeypatch, tmp_path, level, built):
+    logger = _logger(monkeypatch, tmp_path, level)
+    made = []
+    monkeypatch.setattr(logger, "atoms", lambda *args: made.append(args) or {})
+    monkeypatch.setattr(logger.access_log, "info", lambda *args, **kwargs: None)
+    logger.access(None, None, {}, None)
+    assert logger.access_log_enabled is built and bool(made) is built

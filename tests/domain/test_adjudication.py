@@ -90,3 +90,44 @@ def test_adjudication_does_no_io():
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
     assert imported <= {"__future__", "collections", "json", "typing", "jsonschema"}, imported
+
+
+def test_each_command_schema_has_one_validator_and_refusals_are_those_of_a_fresh_one(monkeypatch):
+    import jsonschema
+
+    built = []
+    real = jsonschema.Draft202012Validator
+
+    def counting(schema, *args, **kwargs):
+        built.append(schema)
+        return real(schema, *args, **kwargs)
+
+    monkeypatch.setattr(adjudication, "_VALIDATORS", {})
+    monkeypatch.setattr(jsonschema, "Draft202012Validator", counting)
+    bad = {"type": "roll_bonus", "dice": ["7"], "kraken": True}
+    fresh = sorted(real(R.command_schemas["roll_bonus"]).iter_errors(bad), key=lambda e: list(map(str, e.path)))
+    answers = [refusal(adjudication.admit, R, dict(bad)).problems for _ in range(3)]
+    adjudication.admit(R, {"type": "draw"})
+    assert answers[0] == answers[1] == answers[2]
+    assert [p.split(": ", 1)[1] for p in answers[0]] == [adjudication.error_message(e) for e in fresh]
+    assert [id(s) for s in built] == [id(R.command_schemas["roll_bonus"]), id(R.command_schemas["draw"])]
+
+
+def test_a_validator_is_never_used_for_another_schema_at_a_reused_id(monkeypatch):
+    monkeypatch.setattr(adjudication, "_VALIDATORS", {})
+    first = {"type": "object", "required": ["a"]}
+    assert adjudication.schema_problems(first, {}, "x") == ["x: 'a' is a required property"]
+    # Another dict that Python placed at the same address (simulated) gets its own validator.
+    other = {"type": "object", "required": ["b"]}
+    adjudication._VALIDATORS[id(other)] = adjudication._VALIDATORS.pop(id(first))
+    assert adjudication.schema_problems(other, {}, "x") == ["x: 'b' is a required property"]
+    assert adjudication.validator_for(other).schema is other
+
+
+def test_the_validators_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(adjudication, "_VALIDATORS", {})
+    monkeypatch.setattr(adjudication, "MAX_VALIDATORS", 3)
+    schemas = [{"type": "object", "required": [str(i)]} for i in range(7)]
+    for schema in schemas:
+        assert adjudication.schema_problems(schema, {str(schemas.index(schema)): 1}, "x") == []
+        assert len(adjudication._VALIDATORS) <= 3
