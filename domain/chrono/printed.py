@@ -11,7 +11,7 @@ domain/kit/printed.py.
 
 from __future__ import annotations
 
-from ..kit.printed import ABSENT, at, differs, shown
+from ..kit.printed import at, differs, shown, value_problems
 
 # -- what Chrono Corsairs prints -------------------------------------------------------------
 
@@ -53,13 +53,7 @@ def printed_problems(content) -> list[str]:
     the rulebook prints X, not Y [Section]'. Reads content defensively: a part that is missing or
     of the wrong type is the schema's to report."""
     out = []
-    for path, value, words, section in PRINTED_VALUES:
-        got = at(content, path)
-        if path in COUNTED:
-            got = len(got) if isinstance(got, list) else ABSENT
-        if got is not ABSENT and differs(got, value):
-            field = FIELDS.get(path) or ".".join(("content",) + tuple(map(str, path)))
-            out.append(f"{field}: the rulebook prints {words}, not {shown(got)} [{section}] (CP-14)")
+    out += [f"{p} (CP-14)" for p in value_problems(content, PRINTED_VALUES, COUNTED, FIELDS)]
     for part, key, counts, words in PRINTED_KINDS:
         items = at(content, (part,))
         if isinstance(items, list):

@@ -10,7 +10,7 @@ domain/kit/printed.py.
 """
 from __future__ import annotations
 
-from ..kit.printed import ABSENT, at, differs, shown, text, with_ruling
+from ..kit.printed import at, shown, text, value_problems, with_ruling
 
 # -- what Corsairs of Valeria prints ---------------------------------------------------------
 
@@ -47,13 +47,7 @@ def _printed(content) -> list[str]:
     the rulebook prints X, not Y [Section]'. Reads content defensively: a part that is missing or
     of the wrong type is the schema's to report."""
     out = []
-    for path, value, words, section in PRINTED_VALUES:
-        got = at(content, path)
-        if path in COUNTED:
-            got = len(got) if isinstance(got, list) else ABSENT
-        if got is not ABSENT and differs(got, value):
-            field = ".".join(("content",) + path)
-            out.append(f"{field}: the rulebook prints {words}, not {shown(got)} [{section}]")
+    out += value_problems(content, PRINTED_VALUES, COUNTED)
     faces = at(content, ("dice", "faces"))
     if isinstance(faces, list):
         missing = [f for f in PRINTED_FACES if f not in faces]

@@ -79,3 +79,19 @@ def cite(problems: list[str], sections: dict[str, tuple[str, str]]) -> list[str]
 def with_ruling(problems: list[str], ruling: str) -> list[str]:
     """Each problem with a ruling id at its end: its own, or `ruling` (the game's printed-content ruling)."""
     return [p if _RULING.search(p) else f"{p} ({ruling})" for p in problems]
+
+
+def value_problems(content, printed: list, counted, fields: dict | None = None) -> list[str]:
+    """The printed values content changes, as 'content.<field>: the rulebook prints X, not Y
+    [Section]'. printed: (content path, printed value, the rulebook's words, section) each; a
+    path in `counted` stands for how many items its list holds; `fields` names a path's field
+    where it is not the path itself."""
+    out = []
+    for path, value, words, section in printed:
+        got = at(content, path)
+        if path in counted:
+            got = len(got) if isinstance(got, list) else ABSENT
+        if got is not ABSENT and differs(got, value):
+            field = (fields or {}).get(path) or ".".join(("content",) + tuple(map(str, path)))
+            out.append(f"{field}: the rulebook prints {words}, not {shown(got)} [{section}]")
+    return out

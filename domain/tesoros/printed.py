@@ -12,7 +12,7 @@ domain/kit/printed.py.
 
 from __future__ import annotations
 
-from ..kit.printed import ABSENT, at, differs, shown, text, with_ruling
+from ..kit.printed import at, differs, shown, text, value_problems, with_ruling
 
 # -- what Los Tesoros del Rey Pirata prints --------------------------------------------------
 
@@ -62,12 +62,7 @@ def _printed(content) -> list[str]:
     the rulebook prints X, not Y [Section]'. Reads content defensively: a part that is missing or
     of the wrong type is the schema's to report."""
     out = []
-    for path, value, words, section in PRINTED_VALUES:
-        got = at(content, path)
-        if path in COUNTED:
-            got = len(got) if isinstance(got, list) else ABSENT
-        if got is not ABSENT and differs(got, value):
-            out.append(f"{'.'.join(('content',) + path)}: the rulebook prints {words}, not {shown(got)} [{section}]")
+    out += value_problems(content, PRINTED_VALUES, COUNTED)
     colors = at(content, ("colors",))
     if isinstance(colors, list) and sorted(map(str, colors)) != sorted(PRINTED_COLORS):
         out.append(f"content.colors: the rulebook's Ships are {', '.join(PRINTED_COLORS)}, not {shown(colors)} "
