@@ -7,9 +7,9 @@ import jsonschema
 
 from .. import kit
 from ..chance import CHANCE_RULE
-from ..kit import custom_content_problems, load_json, with_defaults
+from ..kit import load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
-from ..kit.printed import cite, shadowing
+from ..kit.printed import checked_content, cite, usable_options
 from ..ruleset import InvalidCreation, Rejected
 from .printed import SECTIONS, printed_problems
 from .state import STAGES, TIMES, initial_state
@@ -326,7 +326,7 @@ def _accepted(players: list[str], options: dict | None, content: dict | None, ch
     problems = [] if count_ok else [f"players: Chrono Corsairs is for 2 to 5 players, not {n}"]  # 5 Ship Mats
     opts = dict(options or {})
     option_errors = _schema_problems(_options_validator, opts, "options")
-    usable = _usable_options(opts, option_errors)
+    usable = usable_options(opts, option_errors, OPTIONS_SCHEMA)
     problems += option_errors
     if count_ok and opts.get("max_reward_places") == 3 and usable["max_reward_places"] == 3 and n <= 3:
         problems.append(f"options.max_reward_places: 3 changes nothing with {n} players: only 4 players can take "
@@ -339,25 +339,10 @@ def _accepted(players: list[str], options: dict | None, content: dict | None, ch
     return with_defaults(opts, OPTIONS_SCHEMA), content
 
 
-def _usable_options(opts: dict, errors: list[str]) -> dict:
-    """The options with their defaults, each one the schema refused replaced by its default: what
-    the checks of option values against the players and the table rely on."""
-    bad = {e.split(": ", 1)[0].split(".")[1] for e in errors if e.startswith("options.")}
-    return with_defaults({k: v for k, v in opts.items() if k in OPTIONS_SCHEMA["properties"] and k not in bad},
-                         OPTIONS_SCHEMA)
-
 
 def _content(content: dict | None) -> tuple[dict, list[str], bool]:
-    """The content to play with, its problems (its form, what the rulebook prints, whether its
-    parts fit and its effects make sense) and whether its form is sound enough for the checks
-    that read it."""
-    if content is None or content == DEFAULT_CONTENT:
-        return DEFAULT_CONTENT, [], True   # checked once, at import
-    printed = printed_problems(content)
-    form = custom_content_problems(_content_validator, content)
-    errors = shadowing(form, printed) or [p if p.startswith("content") else f"content.{p}"
-                                          for p in ([] if form else content_problems(content))]
-    return content, errors + printed, not form and not errors
+    """The content to play with, its problems and whether it is sound enough to check against (kit.printed)."""
+    return checked_content(content, DEFAULT_CONTENT, _content_validator, printed_problems, content_problems)
 
 
 def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None, content: dict | None) -> list[str]:

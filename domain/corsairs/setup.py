@@ -4,9 +4,9 @@ from __future__ import annotations
 import jsonschema
 
 from .. import kit
-from ..kit import custom_content_problems, load_json, with_defaults
+from ..kit import load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
-from ..kit.printed import cite, shadowing
+from ..kit.printed import checked_content, cite, usable_options
 from ..ruleset import InvalidCreation
 from .board import content_problems
 from .printed import PRINTED_CAPTAINS, SECTIONS, printed_problems
@@ -77,7 +77,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     problems = [] if count_ok else [f"players: Corsairs of Valeria is for 2 to 5 players, not {n}"]  # CV-A1
     opts = dict(options or {})
     option_errors = _schema_problems(_options_validator, opts, "options")
-    usable = _usable_options(opts, option_errors)
+    usable = usable_options(opts, option_errors, OPTIONS_SCHEMA)
     problems += option_errors
     if count_ok and usable["first_player"] >= n:
         problems.append(f"options.first_player: there is no seat {usable['first_player']} among {n} players")
@@ -91,24 +91,10 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     return _first_events(players, with_defaults(opts, OPTIONS_SCHEMA), content, chance, table_setup)
 
 
-def _usable_options(opts: dict, errors: list[str]) -> dict:
-    """The options with their defaults, each one the schema refused replaced by its default: what
-    the checks of option values against the players and the content may rely on."""
-    bad = {e.split(": ", 1)[0].split(".")[1] for e in errors if e.startswith("options.")}
-    return with_defaults({k: v for k, v in opts.items() if k in OPTIONS_SCHEMA["properties"] and k not in bad},
-                         OPTIONS_SCHEMA)
-
 
 def _content(content: dict | None) -> tuple[dict, list[str], bool]:
-    """The content to play with, its problems (its form, whether its pieces fit together, what the
-    rulebook prints) and whether it is sound enough for the checks that read it (its form is:
-    a changed printed number does not stop the table setup being checked against it)."""
-    if content is None or content == DEFAULT_CONTENT:
-        return DEFAULT_CONTENT, [], True   # checked once, at import
-    printed = printed_problems(content)
-    form = custom_content_problems(_content_validator, content)
-    errors = shadowing(form, printed) or [f"content.{p}" for p in ([] if form else content_problems(content))]
-    return content, errors + printed, not form and not errors
+    """The content to play with, its problems and whether it is sound enough to check against (kit.printed)."""
+    return checked_content(content, DEFAULT_CONTENT, _content_validator, printed_problems, content_problems)
 
 
 # Options that only a captain uses: set to anything but their default while the content disables
@@ -121,7 +107,7 @@ def _option_content_problems(opts: dict, option_errors: list[str], content: dict
     """House rules that cannot apply with this content (CV-P17): about a captain it disables, or
     about Merchant ships when its tracks have none."""
     out = []
-    usable = _usable_options(opts, option_errors)
+    usable = usable_options(opts, option_errors, OPTIONS_SCHEMA)
     enabled = {c["id"] for c in content["captains"] if c.get("enabled", True)}
     for option, captain in CAPTAIN_OPTIONS.items():
         if option in opts and usable[option] != OPTIONS_SCHEMA["properties"][option]["default"] \

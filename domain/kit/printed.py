@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+
+from . import custom_content_problems, with_defaults
 
 ABSENT = object()
 
@@ -95,3 +98,25 @@ def value_problems(content, printed: list, counted, fields: dict | None = None) 
             field = (fields or {}).get(path) or ".".join(("content",) + tuple(map(str, path)))
             out.append(f"{field}: the rulebook prints {words}, not {shown(got)} [{section}]")
     return out
+
+
+def usable_options(opts: dict, errors: list[str], schema: dict) -> dict:
+    """The options with their defaults, each one the schema refused replaced by its default: what
+    the checks of option values against each other, the players, the content and the table rely on."""
+    bad = {e.split(": ", 1)[0].split(".")[1] for e in errors if e.startswith("options.")}
+    return with_defaults({k: v for k, v in opts.items() if k in schema["properties"] and k not in bad}, schema)
+
+
+def checked_content(content: dict | None, default: dict, validator, printed_problems: Callable[[dict], list[str]],
+                    content_problems: Callable[[dict], list[str]]) -> tuple[dict, list[str], bool]:
+    """The content to play with, its problems (its form, whether its parts fit, what the rulebook
+    prints) and whether it is sound enough for the checks that read it: its form is (a changed
+    printed number does not stop the options and the table setup being checked against it).
+    The default content was checked once, at import (check_shipped)."""
+    if content is None or content == default:
+        return default, [], True
+    printed = printed_problems(content)
+    form = custom_content_problems(validator, content)
+    errors = shadowing(form, printed) or [p if p.startswith("content") else f"content.{p}"
+                                          for p in ([] if form else content_problems(content))]
+    return content, errors + printed, not form and not errors

@@ -6,9 +6,9 @@ from collections import Counter
 import jsonschema
 
 from .. import kit
-from ..kit import custom_content_problems, load_json, with_defaults
+from ..kit import load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
-from ..kit.printed import cite, shadowing
+from ..kit.printed import checked_content, cite
 from ..ruleset import InvalidCreation
 from .printed import SECTIONS, printed_problems
 
@@ -99,14 +99,8 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
 
 
 def _content(content: dict | None) -> tuple[dict, list[str], bool]:
-    """The content to play with, its problems (its form, whether its coins make two sets, what the
-    rulebook prints) and whether its form is sound enough for the checks that read it."""
-    if content is None or content == DEFAULT_CONTENT:
-        return DEFAULT_CONTENT, [], True   # checked once, at import
-    printed = printed_problems(content)
-    form = custom_content_problems(_content_validator, content)
-    errors = shadowing(form, printed) or [f"content.{p}" for p in ([] if form else content_problems(content))]
-    return content, errors + printed, not form and not errors
+    """The content to play with, its problems and whether it is sound enough to check against (kit.printed)."""
+    return checked_content(content, DEFAULT_CONTENT, _content_validator, printed_problems, content_problems)
 
 
 def _option_content_problems(opts: dict, option_errors: list[str], content: dict) -> list[str]:

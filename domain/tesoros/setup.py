@@ -7,9 +7,9 @@ import jsonschema
 
 from .. import kit
 from ..chance import CHANCE_RULE
-from ..kit import custom_content_problems, load_json, with_defaults
+from ..kit import load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
-from ..kit.printed import cite, shadowing
+from ..kit.printed import checked_content, cite, usable_options
 from ..ruleset import InvalidCreation, Rejected
 from .board import board_problems
 from .printed import SECTIONS, printed_problems
@@ -120,7 +120,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     problems = [] if count_ok else [f"players: Los Tesoros del Rey Pirata is for 2 to 4 players, not {n}"]
     opts = dict(options or {})
     option_errors = _schema_problems(_options_validator, opts, "options")
-    usable = _usable_options(opts, option_errors)
+    usable = usable_options(opts, option_errors, OPTIONS_SCHEMA)
     problems += option_errors
     if count_ok and isinstance(usable["first_player"], int) and usable["first_player"] >= n:
         problems.append(f"options.first_player: there is no seat {usable['first_player']} among {n} players")
@@ -151,13 +151,6 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
 
 
 
-def _usable_options(opts: dict, errors: list[str]) -> dict:
-    """The options with their defaults, each one the schema refused replaced by its default: what
-    the checks of option values against each other, the players and the content rely on."""
-    bad = {e.split(": ", 1)[0].split(".")[1] for e in errors if e.startswith("options.")}
-    return with_defaults({k: v for k, v in opts.items() if k in OPTIONS_SCHEMA["properties"] and k not in bad},
-                         OPTIONS_SCHEMA)
-
 
 def _variant_problems(opts: dict, usable: dict) -> list[str]:
     """[Variants] that cannot apply together: the rulebook says The pact of the waves "may be
@@ -177,14 +170,8 @@ def _variant_problems(opts: dict, usable: dict) -> list[str]:
 
 
 def _content(content: dict | None) -> tuple[dict, list[str], bool]:
-    """The content to play with, its problems (its form, whether its parts fit, what the rulebook
-    prints) and whether its form is sound enough for the checks that read it."""
-    if content is None or content == DEFAULT_CONTENT:
-        return DEFAULT_CONTENT, [], True   # checked once, at import
-    printed = printed_problems(content)
-    form = custom_content_problems(_content_validator, content)
-    errors = shadowing(form, printed) or [f"content.{p}" for p in ([] if form else content_problems(content))]
-    return content, errors + printed, not form and not errors
+    """The content to play with, its problems and whether it is sound enough to check against (kit.printed)."""
+    return checked_content(content, DEFAULT_CONTENT, _content_validator, printed_problems, content_problems)
 
 
 def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None, content: dict | None,
