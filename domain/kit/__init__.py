@@ -178,6 +178,7 @@ def schema_problems(validator: jsonschema.Validator, data, where: str) -> list[s
 # against the same schema twice would only double its cost; a repeated invalid content costs one
 # validation too.
 _CHECKED = LRU(64)
+CHECKED_PROBLEMS_KEPT = 50  # content with more problems is validated again by setup(), not kept
 
 
 def check_custom_content(schema: dict, content) -> list[str]:
@@ -200,7 +201,8 @@ def custom_content_problems(validator: jsonschema.Validator, content) -> list[st
     except KeyError:
         pass
     found = schema_problems(validator, content, "content")
-    _CHECKED.setdefault(key, tuple(found))
+    if len(found) <= CHECKED_PROBLEMS_KEPT:  # a few lines each: 64 entries stay small
+        _CHECKED.setdefault(key, tuple(found))
     return found
 
 

@@ -62,3 +62,14 @@ def test_what_the_service_checked_setup_does_not_validate_again(monkeypatch, not
     else:
         assert CHRONO.setup(["Ann", "Bo"], None, copy.deepcopy(content), chance, None)
     assert not [a for a in seen if a[2] == "content"]
+
+
+def test_content_with_very_many_problems_is_not_kept():
+    validator = Counting(CHRONO.content_schema)
+    content = copy.deepcopy(CHRONO.default_content)
+    content["tiles"] = [7] * (kit.CHECKED_PROBLEMS_KEPT + 1)  # one problem per item
+    Counting.calls = 0
+    first = kit.custom_content_problems(validator, content)
+    assert len(first) > kit.CHECKED_PROBLEMS_KEPT
+    assert kit.custom_content_problems(validator, content) == first
+    assert Counting.calls == 2
