@@ -39,7 +39,11 @@ Lifecycle (all pure; nothing here does I/O or reads a clock)
     legal_commands(state, seat) -> list[dict]             agrees exactly with decide
     table_inputs(state, seat) -> dict  chance fields a table-mode client must add, by command type
     view(state, viewer) -> dict        what that viewer may see: an int seat, None (a spectator)
-                                       or ARBITER (sees everything: the host, an export)
+                                       or ARBITER (sees everything: the host, an export). The
+                                       ARBITER's view adds `pools` (each face-down pool's cards
+                                       as counts by printed id, never the order) and `nameable`
+                                       (the ids a table report may name from each pool): kit.
+                                       pool_listing, docs/rulings.md TM-2
     redact(event, viewer) -> Event     the event as that viewer may see it
     redact_command(command, actor, viewer) -> dict   a stored command as that viewer may see it
     redeal(state, seat, rng) -> State  the state as `seat` may imagine it, for a dry run

@@ -9,6 +9,7 @@ mats, Doubloons, Time Gems, cubes, Flags, the storm and the Anomaly deck's top c
 """
 from __future__ import annotations
 
+from .. import kit
 from ..ruleset import ARBITER
 from . import effects as fx
 from .rules import to_move
@@ -47,7 +48,7 @@ def view(s: ChronoState, viewer) -> dict:
         decision = {"seat": f["actor"], "step": n, "here": f["here"], "progress": f["progress"],
                     "optional": fx.optional(f, n), "vars": f["vars"],
                     "token_flipped": bool(f.get("await"))}
-    return {
+    out = {
         "round": s.round,
         "phase": s.phase,
         "to_move": to_move(s),
@@ -70,6 +71,33 @@ def view(s: ChronoState, viewer) -> dict:
         "options": s.options,
         "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
     }
+    if viewer == ARBITER:
+        out.update(pools(s))
+    return out
+
+
+def pools(s: ChronoState) -> dict:
+    """The host's listing of the face-down pools (TM-2). The Stable and Unstable Plan decks and
+    the Artifact deck hold their unseen part and the cards put under them: both are counted,
+    but only the unseen part is drawn at random (the cards under a deck come off in the order
+    they went, with no report: CP-18), so only it is `nameable`. The Anomaly deck is face up
+    ([Components & Setup] 'a face-UP deck'): the cards below its top, in no order, are named
+    in 'anomaly'. Event tokens by back: every token of that back not yet turned face up, face
+    down on the board or in the box (CP-1: the state holds no face for a face-down token, so
+    the two are one pool), named in 'event_tokens'."""
+    if not s.decks:
+        return kit.pool_listing({}, {})
+    decks = {"stable_plans": s.decks["stable"], "unstable_plans": s.decks["unstable"],
+             "artifacts": s.decks["artifact"]}
+    shown = {t["id"] for t in s.tokens.values() if t["id"]}
+    tokens: dict[str, list[str]] = {}
+    for t in s.content["eventTokens"]:
+        if t["id"] not in shown:
+            tokens.setdefault(f"event_tokens_{t['back'].lower()}", []).append(t["id"])
+    held = {name: list(d["pool"]) + list(d["bottom"]) for name, d in decks.items()}
+    drawn = {name: list(d["pool"]) for name, d in decks.items()}
+    return kit.pool_listing({**held, "anomalies": list(s.anomaly_pool), **tokens},
+                            {**drawn, "anomalies": list(s.anomaly_pool), **tokens})
 
 
 def redact(event: dict, viewer) -> dict:

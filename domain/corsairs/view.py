@@ -1,7 +1,10 @@
 """Corsairs of Valeria: what a seat sees. The rulebook hides nothing (captains are public,
-CV-A4; future rolls are not state), so every viewer sees the same document."""
+CV-A4; future rolls are not state), so every viewer sees the same document, but for the
+host's (ARBITER) listing of the face-down pools, which Corsairs has none of (TM-2: dice only)."""
 from __future__ import annotations
 
+from .. import kit
+from ..ruleset import ARBITER
 from .board import SKULL
 from .rules import CAPTAIN_NAMES
 from .state import GROUPS, CorsairsState
@@ -12,7 +15,7 @@ def view(s: CorsairsState, viewer) -> dict:
         return {}
     board = s.board
     t = s.turn
-    return {
+    out = {
         "players": [{"seat": i, "name": p.name, "captain": p.captain, "captain_name": CAPTAIN_NAMES.get(p.captain),
                      "silver": p.silver, "grog": p.grog, "treasure": p.treasure, "position": p.position}
                     for i, p in enumerate(s.players)],
@@ -37,6 +40,14 @@ def view(s: CorsairsState, viewer) -> dict:
         "options": s.options,
         "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
     }
+    if viewer == ARBITER:
+        out.update(pools(s))
+    return out
+
+
+def pools(s: CorsairsState) -> dict:
+    """The host's listing of the face-down pools (TM-2): none, every outcome is a die."""
+    return kit.pool_listing({}, {})
 
 
 def redact(event: dict, viewer) -> dict:

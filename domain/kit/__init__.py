@@ -248,6 +248,26 @@ def deal_into(rng, pool, sizes: list[int]) -> list[list]:
     return out
 
 
+def printed_id(card: str) -> str:
+    """The printed card a copy id stands for: `fish#2` -> `fish`; an id with no copy number
+    is its own."""
+    return card.split("#", 1)[0]
+
+
+def pool_listing(pools: dict[str, list], nameable: dict[str, list]) -> dict:
+    """What the host sees of the face-down pools (docs/rulings.md TM-2, docs/api.md table
+    mode): `pools`, each pool's cards as counts by printed id (a copy `<type>#<k>` counted
+    under its type), and `nameable`, the ids a table report may name from each pool it draws
+    from. Both depend on what the pools hold, never on their order."""
+    counts = {}
+    for name, ids in pools.items():
+        tally: dict[str, int] = {}
+        for card in ids:
+            tally[printed_id(card)] = tally.get(printed_id(card), 0) + 1
+        counts[name] = dict(sorted(tally.items()))
+    return {"pools": counts, "nameable": {name: sorted(ids) for name, ids in nameable.items()}}
+
+
 def nothing_hidden(state, seat, rng):
     """ruleset.redeal of a game that hides nothing from a seat: the state as it is."""
     return state.clone()

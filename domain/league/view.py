@@ -6,6 +6,7 @@ the contents of a Homeport Bag (its owner sees them, the other seat a count).
 """
 from __future__ import annotations
 
+from .. import kit
 from ..ruleset import ARBITER
 from .rules import challenge_score, to_move
 from .state import CREW_SLOTS, LeagueState
@@ -38,7 +39,7 @@ def view(s: LeagueState, viewer) -> dict:
                 "brig": [_coin(s, c) for c in x.brig],
                 "bag_count": len(x.bag)}
         if _sees(viewer, i):
-            seat["bag"] = list(x.bag)
+            seat["bag"] = sorted(x.bag)   # a bag has no order
         seats.append(seat)
     challenge = None
     if s.challenge is not None:
@@ -54,7 +55,7 @@ def view(s: LeagueState, viewer) -> dict:
             pending["count"] = len(s.pending["drawn"])
             if _sees(viewer, s.pending["seat"]) or s.options["reveal_drawn_coins"]:
                 pending["drawn"] = [_coin(s, c) for c in s.pending["drawn"]]
-    return {
+    out = {
         "seats": seats,
         "phase": s.phase,
         "turn": s.turn,
@@ -68,6 +69,17 @@ def view(s: LeagueState, viewer) -> dict:
         "options": s.options,
         "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
     }
+    if viewer == ARBITER:
+        out.update(pools(s))
+    return out
+
+
+def pools(s: LeagueState) -> dict:
+    """The host's listing of the face-down pools (TM-2): each Homeport Bag ([Press Gang],
+    [Recruit] 'blindly pull'), whose coins 'coins' may name. The coins drawn and not yet
+    placed or returned are out of the bag (the view's `pending` shows them to who may see)."""
+    bags = {f"homeport_bag_{i}": list(x.bag) for i, x in enumerate(s.seats)}
+    return kit.pool_listing(bags, bags)
 
 
 def redact(event: dict, viewer) -> dict:

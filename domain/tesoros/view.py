@@ -10,6 +10,7 @@ cards, the Treasures, the revealed Maps and the Ships.
 """
 from __future__ import annotations
 
+from .. import kit
 from ..ruleset import ARBITER
 from .rules import moment, to_move, vp
 from .state import TesorosState
@@ -45,7 +46,7 @@ def view(s: TesorosState, viewer) -> dict:
     top = None
     if s.deck_top is not None and (viewer == ARBITER or viewer in s.top_known_to):
         top = s.deck_top
-    return {
+    out = {
         "seats": seats,
         "phase": s.phase,
         "turn": s.turn,
@@ -71,6 +72,21 @@ def view(s: TesorosState, viewer) -> dict:
         "options": s.options,
         "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
     }
+    if viewer == ARBITER:
+        out.update(pools(s))
+    return out
+
+
+def pools(s: TesorosState) -> dict:
+    """The host's listing of the face-down pools (TM-2): the Play Deck (with Chaos on the high
+    seas its Event cards too), the Event cards under the Anchor and the Map Deck. A card looked
+    at with Lamps & Shovels is still in the Play Deck, but 'drawn' never names it: it is
+    taken without a report (TP-15), so it is not among the deck's `nameable` ids. 'stolen'
+    names cards of the defender's hand, which this view's `seats` shows the host."""
+    deck = list(s.deck) + ([s.deck_top] if s.deck_top is not None else [])
+    return kit.pool_listing({"play_deck": deck, "events_under_anchor": list(s.events_left), "map_deck": list(s.map_deck)},
+                            {"play_deck": list(s.deck), "events_under_anchor": list(s.events_left),
+                             "map_deck": list(s.map_deck)})
 
 
 PRIVATE = {

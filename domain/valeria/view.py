@@ -15,10 +15,11 @@ Dark Lord's Duke is face down until the end: only the arbiter sees it (`dark_lor
 """
 from __future__ import annotations
 
+from .. import kit
 from ..ruleset import ARBITER
 from .rules import moment, points, to_move
 from .solo import columns
-from .state import SoloState, ValeriaState
+from .state import FACE_DOWN, MIXED, SoloState, ValeriaState
 
 
 def _sees(viewer, seat) -> bool:
@@ -87,9 +88,39 @@ def view(s: ValeriaState, viewer) -> dict:
         out["monster_events"] = {k: {"card": v, "tokens": dict(s.event_tokens.get(v, {}))} for k, v in s.event_at.items()}
     out.update({"dark_lord": _dark_lord(s, viewer)} if isinstance(s, SoloState) else {})  # [BR p.16] solo
     if viewer == ARBITER:
-        out["domain_pool"] = list(s.domain_pool)
-        out["duke_pool"] = list(s.duke_pool)
+        out["domain_pool"] = sorted(s.domain_pool)
+        out["duke_pool"] = sorted(s.duke_pool)
+        out.update(pools(s))
     return out
+
+
+def pools(s: ValeriaState) -> dict:
+    """The host's listing of the face-down pools (TM-2), and the ids 'revealed' may name.
+
+    `domains`: every Domain neither face up nor taken, face down under a Domain stack or back
+    in the box: the state holds no split (VP-1), so neither does the listing (VP-46). `dukes`:
+    the Dukes nobody holds, never turned up in play (nothing names them). With Crimson Seas the
+    Goods and Tome supplies and the Noble deck; with the Monster Events, `monster_events`: those
+    face down on the Exhausted stack and those boxed, one pool (VP-1). Goods and Tomes are
+    copies (`fish#2`): counted by type, each copy still in the supply `nameable`.
+    A mixed stack's face-down Citizens [BR p.18] are no pool: which Citizens lie there is
+    nobody's, the arbiter's included (VP-40), so they are not listed. 'revealed' names the one
+    turned up by its type, which stands for its lowest copy not in sight: `nameable` under the
+    stack's id lists those types, never a copy id (VP-40 names no Citizen not in sight, in any
+    view; VP-46)."""
+    held = {"domains": list(s.domain_pool), "dukes": list(s.duke_pool)}
+    named = {"domains": list(s.domain_pool)}
+    if s.cs:
+        supplies = {"goods_supply": list(s.goods_supply), "tome_supply": list(s.tome_supply),
+                    "noble_deck": list(s.noble_deck)}
+        held.update(supplies)
+        named.update(supplies)
+    if s.events_on:
+        held["monster_events"] = named["monster_events"] = list(s.event_pool)
+    for stack, pile in s.citizens.items():
+        if stack.startswith(MIXED) and FACE_DOWN in pile:
+            named[stack] = sorted({kit.printed_id(c) for c in s.citizen_pool(stack)})
+    return kit.pool_listing(held, named)
 
 
 def _dark_lord(s: SoloState, viewer) -> dict:
