@@ -141,7 +141,15 @@ def table_inputs(s: CorsairsState, seat: int) -> dict:
         return {}
     faces = sorted(set(s.content["dice"]["faces"]))
     if s.turn.phase == "roll":
-        return {"roll_dice": {"faces": {"count": 5 - s.turn.preset, "one_of": faces}}}
+        return {"roll_dice": {"faces": {"count": 5 - s.turn.preset, "one_of": faces, "description": ROLLED}}}
     if s.turn.phase == "reroll":
-        return {"reroll_dice": {"faces": {"count": "one for each die in 'dice', in the same order", "one_of": faces}}}
+        return {"reroll_dice": {"faces": {"count": "one for each die in 'dice', in the same order", "one_of": faces,
+                                          "description": REROLLED}}}
     return {}
+
+
+# What each table input carries (the 'description' of its spec, and of the command schema's field).
+ROLLED = ("The face each die rolled shows, one per die rolled (a die set with preset_die is not rolled) "
+          "[Roll Dice]; the rolling seat reports them.")
+REROLLED = ("The new face of each die re-rolled, in the order of 'dice' [Re-roll Dice]; the rolling seat "
+            "reports them.")

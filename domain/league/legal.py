@@ -123,16 +123,33 @@ def table_inputs(s: LeagueState, seat: int) -> dict:
     if s.chance_mode != "table" or seat not in to_move(s):
         return {}
     if s.phase == "challenge":
-        return {"throw_dice": {"values": {"count": "one for each die not kept, in position order", "one_of": list(range(1, 7))}}}
+        return {"throw_dice": {"values": {"count": "one for each die not kept, in position order",
+                                          "one_of": list(range(1, 7)), "description": THROWN}}}
     if s.phase == "action":
         n = len(s.seats[seat].bag)
-        return {"press_gang": {"coins": {"count": min(1, n), "from": "your Homeport Bag"}},
-                "recruit": {"coins": {"count": min(3, n), "from": "your Homeport Bag"}}}
+        return {"press_gang": {"coins": {"count": min(1, n), "from": "your Homeport Bag", "description": PULLED_ONE}},
+                "recruit": {"coins": {"count": min(3, n), "from": "your Homeport Bag", "description": PULLED_THREE}}}
+    section = "[Raiding]" if s.phase == "raid_defence" else "[Rescue]"
     rolls = {"rolls": {"skills": {"count": 2, "one_of": s.content["skillDie"]["faces"],
-                                  "order": "raider's Skill Die, defender's Skill Die"},
-                       "dice": {"count": 2, "one_of": list(range(1, 7)), "order": "raider's die, defender's die"}}}
+                                  "order": "raider's Skill Die, defender's Skill Die",
+                                  "description": f"The raider's then the defender's Skill Die face {section}."},
+                       "dice": {"count": 2, "one_of": list(range(1, 7)), "order": "raider's die, defender's die",
+                                "description": f"The raider's then the defender's Standard Die value {section}."},
+                       "description": ROLLS.format(section=section)}}
     if s.phase == "raid_defence":
         return {"defend_raid": rolls}
     if s.phase == "rescue_defence":
         return {"choose_rescue_defender": rolls}
     return {}
+
+
+# What each table input carries (the 'description' of its spec, and of the command schema's field).
+THROWN = ("The value each die thrown shows, in position order: every die not kept [Dice Challenge]; the "
+          "throwing seat reports them.")
+HOST_REPORTS = ("; only the host token reports them (TM-1), naming coins the host's view lists under "
+        "nameable.homeport_bag_<seat>.")
+PULLED_ONE = "The coin pulled blindly from the seat's Homeport Bag [Press Gang]" + HOST_REPORTS
+PULLED_THREE = ("The coins pulled blindly from the seat's Homeport Bag: three, or all it holds if fewer "
+                "[Recruit]" + HOST_REPORTS)
+ROLLS = ("The raid's dice: 'skills' the raider's then the defender's Skill Die face, 'dice' the raider's then "
+         "the defender's Standard Die {section}; the seat sending the command reports them.")

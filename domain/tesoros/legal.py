@@ -112,8 +112,10 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
     # by field: how many ("count", a number or words) and from where
     deck: dict[str, dict[str, str | int]] = {
         "drawn": {"count": "each card taken off the Play Deck by this command, in order "
-                           "(not a card already looked at with Lamps & Shovels)", "from": "the Play Deck"},
-        "events": {"count": "each Event card revealed under the Anchor, or turned face up", "from": "the Event cards"}}
+                           "(not a card already looked at with Lamps & Shovels)", "from": "the Play Deck",
+                  "description": DRAWN},
+        "events": {"count": "each Event card revealed under the Anchor, or turned face up", "from": "the Event cards",
+                   "description": EVENTS}}
     out = {}
     for cmd in legal_commands(s, seat):
         kind = cmd["type"]
@@ -122,8 +124,23 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
         need = dict(deck)
         if kind == "defend" and s.combat_kind == "cannons":
             need["stolen"] = {"count": "the cards taken at random if Fire Cannons succeeds (2, or fewer if fewer)",
-                              "from": "the defender's hand"}
+                              "from": "the defender's hand", "description": STOLEN}
         if kind == "claim_treasure":
-            need = {"maps": {"count": 1, "from": "the bottom of the Map Deck, while it has cards"}}
+            need = {"maps": {"count": 1, "from": "the bottom of the Map Deck, while it has cards", "description": MAPS}}
         out[kind] = need
     return out
+
+
+# What each table input carries (the 'description' of its spec, and of the command schema's field).
+# Every one is reported by the host token only (TM-1).
+DRAWN = ("Each card taken off the Play Deck by this command, in order: a card drawn [Draw a Card], and with "
+         "Chaos on the high seas an Event card drawn with them [Variants]; not a card already looked at with "
+         "Lamps & Shovels. Ids of nameable.play_deck in the host's view (TP-15); only the host token reports them.")
+EVENTS = ("Each Event card revealed from under the Anchor when the Anchor is drawn [Anchor Card], or turned face "
+          "up with Scanning the horizon [Variants], in order. Ids of nameable.events_under_anchor in the host's "
+          "view; only the host token reports them.")
+STOLEN = ("The cards taken at random from the defender's hand if Fire Cannons succeeds: 2, or all it holds if "
+          "fewer [Fire Cannons and Challenge to Duel]. Ids of that hand (seats[...].hand in the host's view); only "
+          "the host token reports them.")
+MAPS = ("The Map card revealed from the bottom of the Map Deck to replace the one claimed [Claim Treasure]. An "
+        "id of nameable.map_deck in the host's view; only the host token reports it.")

@@ -193,14 +193,44 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
                                                       "nothing face down is turned up)",
                                              "from": "the face-down Domains: when a Domain is built, taken free or "
                                                      "captured by the Dark Lord's Monsters in the Monsters Phase that "
-                                                     "follows the last action"}}
+                                                     "follows the last action",
+                                             "description": SOLO_REVEALED}}
         elif cmd["type"] == "roll_dice":
-            out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice"}}
+            out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice", "description": ROLLED}}
         elif _may_reveal(s, cmd):
             out[cmd["type"]] = {"revealed": {"count": "each card or token turned face up by this command, in order "
                                                       "(none when nothing face down is turned up)",
-                                             "from": kinds + ", or the Victory stack a Monster is drawn from at random"}}
+                                             "from": kinds + ", or the Victory stack a Monster is drawn from at random",
+                                             "description": revealed_description(s)}}
     return out
+
+
+# What each table input carries (the 'description' of its spec; commands.py words the schema's alike).
+ROLLED = "The two dice rolled, each 1 to 6 [BR p.7 Roll Phase]; the rolling seat reports them."
+SOLO_REVEALED = ("Each face-down Domain turned face up by this command, in order: a Domain built or taken [BR p.10 "
+                 "Build a Domain], or one under a Domain the Dark Lord's Monsters capture in the Monsters Phase that "
+                 "follows [BR p.17]. Ids of nameable.domains in the host's view; only the host token reports them (TM-1).")
+
+
+def revealed_description(s: ValeriaState) -> str:
+    """What 'revealed' carries in this game: every kind of face-down card or token a command may turn up."""
+    kinds = ["a face-down Domain, when the one above it is built or taken [BR p.10 Build a Domain] "
+             "(nameable.domains)"]
+    if _mixed(s):
+        kinds.append("a mixed stack's face-down Citizen, when the one above it is taken, by its type [BR p.18] "
+                     "(nameable.<stack>: VP-40, VP-46)")
+    if s.events_on:
+        kinds.append("a Monster Event turned up on a Center stack emptied [CS Monster Event Cards] "
+                     "(nameable.monster_events)")
+    if s.cs:
+        kinds.append("each Goods token, Tome token and Noble card drawn to refill Araby, Nae Aerie and Amarynth "
+                     "after a Sail [CS Sail] (nameable.goods_supply, nameable.tome_supply, nameable.noble_deck: "
+                     "copy ids such as 'fish#2')")
+    kinds.append("a Monster taken at random from another player's Victory stack [BR p.19] (a copy id of that "
+                 "seat's 'victory')")
+    return ("Each card or token this command turns face up, in the order turned: " + "; ".join(kinds)
+            + ". None when nothing face down is turned up. Ids as the host's view lists them under 'nameable'; "
+            "only the host token reports them (TM-1).")
 
 
 def _mixed(s: ValeriaState) -> bool:

@@ -20,6 +20,9 @@ class TableInputsSchema(ma.Schema):
         "description": "To a seat's token, by command type: the fields drawn from a hidden pool, "
                        "which only the host token may report (docs/rulings.md TM-1); the host "
                        "sends such a command for the seat, with 'seat'. Left out of 'inputs'."})
+    host_report_descriptions = ma.fields.Dict(metadata={
+        "description": "With 'host_reports', by command type and field: what each field the host reports "
+                       "carries (each spec under 'inputs' has its own 'description')."})
 
 
 class LegalCommandsSchema(ma.Schema):
@@ -65,8 +68,8 @@ def list_legal_commands(game_id: UUID):
 
 def _for_caller(needed: dict, drawn: frozenset, caller) -> dict:
     """The table inputs as the caller may send them: the host reports everything; a seat
-    reports its own dice, and is told which fields of which commands the host reports
-    (docs/rulings.md TM-1: a seat that sends a draw is refused)."""
+    reports its own dice, and is told which fields of which commands the host reports, and
+    what each carries (docs/rulings.md TM-1: a seat that sends a draw is refused)."""
     if caller == "host":
         return {"inputs": needed}
     own = {kind: {f: spec for f, spec in fields.items() if f not in drawn}
@@ -76,4 +79,6 @@ def _for_caller(needed: dict, drawn: frozenset, caller) -> dict:
     host = {kind: fields for kind, fields in host.items() if fields}
     if host:
         out["host_reports"] = host
+        out["host_report_descriptions"] = {kind: {f: needed[kind][f].get("description", "") for f in fields}
+                                           for kind, fields in host.items()}
     return out

@@ -1,0 +1,142 @@
+"""Issue 17: a companion app at a physical table drives a table-chance game from the API alone.
+The host's game view lists the face-down pools and the ids a report may name (TM-2); a seat's
+and a spectator's never do. Every table input /legal-commands asks for says what it carries,
+and a seat's token is told what each field the host reports carries (TM-1)."""
+from __future__ import annotations
+
+import hashlib
+import random
+from uuid import UUID
+
+import pytest
+
+from domain.chance import ServerChance
+from domain.registry import all_rulesets
+from tests.disputes.games import TABLE_SETUP
+from tests.domain.chrono.table import LAYOUT
+from tests.fakes.http import create, progressing
+
+RULESET_IDS = sorted(all_rulesets())
+PLAYERS = ("Kira", "David")
+
+
+def _table_setup(ruleset_id: str) -> dict | None:
+    """What two players' table states at creation: the game's own setups where it has one."""
+    rs = all_rulesets()[ruleset_id]
+    c = rs.default_content
+    if ruleset_id == "tesoros-del-rey-pirata":
+        cards = sorted(x["id"] for x in c["playCards"])
+        return {"hands": [cards[:5], cards[5:10]], "maps": sorted(m["id"] for m in c["maps"])[:3]}
+    if ruleset_id in ("valeria-card-kingdoms", "crimson-seas"):
+        dukes = sorted(d["id"] for d in c["dukes"])
+        setup = {"domains": sorted(d["id"] for d in c["domains"])[:5], "dukes": [dukes[:2], dukes[2:4]],
+                 "first_player": 0}
+        if ruleset_id == "crimson-seas":
+            x = c["crimson_seas"]
+            setup.update(araby=[f"{g}#1" for g in x["goods"]["types"][:3]],
+                         nae_aerie=[f"tome_{r}#1" for r in list(x["tomes"]["counts"])[:3]],
+                         amarynth=sorted(n["id"] for n in x["nobles"])[:3])
+        return setup
+    return TABLE_SETUP.get(ruleset_id) or (LAYOUT if ruleset_id == "chrono-corsairs" else None)
+
+
+class Recording(ServerChance):
+    """The server's chance, noting each outcome by the command field a table reports it in."""
+
+    def __init__(self, seed: str, position: int):
+        super().__init__(seed, position)
+        self.told: dict = {}
+
+    def _note(self, field: str, got: list) -> list:
+        if "." in field:   # League's raid dice: rolls.skills, rolls.dice
+            outer, inner = field.split(".")
+            self.told.setdefault(outer, {}).setdefault(inner, []).extend(got)
+        else:
+            self.told.setdefault(field, []).extend(got)
+        return got
+
+    def roll(self, count, faces, supplied, field):
+        return self._note(field, super().roll(count, faces, supplied, field))
+
+    def pick(self, items, count, supplied, field):
+        return self._note(field, super().pick(items, count, supplied, field))
+
+
+def _described(spec: dict) -> bool:
+    return isinstance(spec.get("description"), str) and len(spec["description"]) > 20
+
+
+def table_game(client, ruleset_id: str):
+    setup = _table_setup(ruleset_id)
+    return create(client, ruleset_id, players=PLAYERS, chance="table", **({"setup": setup} if setup else {}))
+
+
+def step(game, ruleset, rng: random.Random) -> None:
+    """One random legal command, sent as the host with what a table turned up: what the server
+    would have drawn, reported in the command's table fields; each id reported is one the
+    host's view offered (`nameable`; cards stolen from a hand, or a Monster taken from a
+    Victory stack, are in sight in the host's `seats`)."""
+    parley = game.client.application.extensions["parley"]
+    state = parley.get_game(UUID(game.id)).state
+    seat = rng.choice(ruleset.status(state).to_move)
+    command = dict(rng.choice(progressing(ruleset.legal_commands(state, seat))))
+    chance = Recording(hashlib.sha256(b"%d" % rng.randrange(10**9)).hexdigest(), 0)
+    ruleset.decide(state, seat, command, chance)
+    host = game.get("", game.host).get_json()["state"]
+    nameable = {x for ids in host["nameable"].values() for x in ids}
+    in_sight = {x for s in host.get("seats", []) for x in s.get("hand", []) + s.get("victory", [])}
+    for field in ruleset.drawn_fields & set(chance.told):
+        for x in chance.told[field]:   # the host's view offered each id the table reports
+            assert x in nameable or (field in ("stolen", "revealed") and x in in_sight), (field, x)
+    response = game.send({**command, **chance.told, "seat": seat})
+    assert response.status_code == 200, (command, chance.told, response.get_json())
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_the_host_view_lists_the_pools_and_a_seats_view_does_not(corsairs_client, ruleset_id):
+    ruleset = all_rulesets()[ruleset_id]
+    game = table_game(corsairs_client, ruleset_id)
+    rng = random.Random(3)
+    for _ in range(30):
+        step(game, ruleset, rng)
+    state = corsairs_client.application.extensions["parley"].get_game(UUID(game.id)).state
+    host = game.get("", game.host).get_json()["state"]
+    assert host["pools"] == ruleset.view(state, "arbiter")["pools"]
+    assert set(host["nameable"]) <= set(host["pools"]) | {k for k in host["nameable"] if k.startswith("mixed_")}
+    if ruleset_id != "corsairs-of-valeria":    # Corsairs rolls dice only: no face-down pool
+        assert host["pools"]
+    for seat in range(len(PLAYERS)):
+        mine = game.get("", game.seat(seat)).get_json()["state"]
+        assert "pools" not in mine and "nameable" not in mine
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_table_input_in_legal_commands_has_a_description(corsairs_client, ruleset_id):
+    """For the host every field; for the seat to move its own fields, and a description of each
+    field under host_reports."""
+    ruleset = all_rulesets()[ruleset_id]
+    game = table_game(corsairs_client, ruleset_id)
+    parley = corsairs_client.application.extensions["parley"]
+    rng = random.Random(17)
+    asked = reported = 0
+    for _ in range(60):
+        state = parley.get_game(UUID(game.id)).state
+        if ruleset.status(state).finished:
+            break
+        for entry in game.get("/legal-commands", game.host).get_json()["table_inputs"]:
+            for kind, fields in entry["inputs"].items():
+                for name, spec in fields.items():
+                    assert _described(spec), (kind, name, spec)
+                    asked += 1
+        seat = ruleset.status(state).to_move[0]
+        for entry in game.get("/legal-commands", game.seat(seat)).get_json()["table_inputs"]:
+            assert all(_described(spec) for fields in entry["inputs"].values() for spec in fields.values())
+            for kind, fields in entry.get("host_reports", {}).items():
+                words = entry["host_report_descriptions"][kind]
+                assert set(words) == set(fields)
+                assert all(len(w) > 20 for w in words.values())
+                reported += 1
+        step(game, ruleset, rng)
+    assert asked
+    if ruleset.drawn_fields:
+        assert reported, "no command that draws was met"
