@@ -2,25 +2,44 @@
 from __future__ import annotations
 
 ID = {"type": "string", "maxLength": 41}
+
+
+def _(schema: dict, description: str) -> dict:
+    return {**schema, "description": description}
+
+
+RESOURCE = {"enum": ["gold", "strength", "magic"]}
 PICK = {"description": "one pick: an index (choose), a resource (wild), true/false (may, exchange), "
                        "{seat, resource} (take from an opponent) or a Center stack (take a card, banish)",
         "anyOf": [{"type": "integer", "minimum": 0, "maximum": 5}, {"type": "boolean"},
                   {"type": "string", "maxLength": 41},
                   {"type": "object", "additionalProperties": False, "required": ["seat", "resource"],
-                   "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4},
-                                  "resource": {"enum": ["gold", "strength", "magic"]}}},
+                   "description": "take a resource from an opponent",
+                   "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the opponent"},
+                                  "resource": _(RESOURCE, "the resource taken")}},
                   {"type": "object", "additionalProperties": False, "required": ["seat", "card"],
                    "description": "Crimson Seas, the Skeleton Army: an opponent's Citizen",
-                   "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4}, "card": ID}}]}
+                   "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the opponent"},
+                                  "card": _(ID, "the Citizen of that opponent's, flipped face down")}}]}
 CHOICE = {"type": "array", "items": PICK, "maxItems": 20, "default": [],
           "description": "the picks the power asks for, in the order it asks them (legal commands list them)"}
+# What 'revealed' carries (rules.Draft.reveal is called for each): legal.revealed_description words
+# the same for one game, table_inputs' spec of it.
+_REVEALED = ("table chance only: each card or token this command turns face up, in the order turned; none when "
+             "nothing face down is turned up. A face-down Domain, when the one above it is built or taken [BR p.10]; "
+             "a mixed stack's face-down Citizen, by its type [BR p.18] (Mixed Citizen Variant); a Monster Event "
+             "turned up on an emptied Center stack [CS Monster Event Cards] (with the Monster Events); ")
+_REFILLS = ("each Goods token, Tome token and Noble card drawn to refill Araby, Nae Aerie and Amarynth after a Sail "
+            "[CS Sail] (copy ids such as 'fish#2'); ")
+_VICTORY = ("a Monster taken at random from another player's Victory stack [BR p.19] (a copy id of that seat's "
+            "'victory'). The ids the host's view lists under 'nameable'; only the host token reports them (TM-1).")
 TABLE = {
     "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 2, "maxItems": 2,
-             "description": "table chance only: the two dice rolled"},
-    "revealed": {"type": "array", "items": ID, "maxItems": 10,
-                 "description": "table chance only: each card turned face up by this command, in order (a Domain, a "
-                                "Monster Event, a mixed stack's Citizen by type, ...: see table inputs)"},
+             "description": "table chance only: the two dice rolled, each 1 to 6 [BR p.7 Roll Phase]; the rolling "
+                            "seat reports them"},
+    "revealed": {"type": "array", "items": ID, "maxItems": 10, "description": _REVEALED + _VICTORY},
 }
+CS_REVEALED = {**TABLE["revealed"], "description": _REVEALED + _REFILLS + _VICTORY}
 MAGIC = {"type": "integer", "minimum": 0, "maximum": 99, "default": 0,
          "description": "Magic tokens standing in for Strength (slay) or Gold (recruit, build); at least one token of "
                         "the resource itself must still be spent"}
@@ -29,25 +48,33 @@ MAGIC = {"type": "integer", "minimum": 0, "maximum": 99, "default": 0,
 def _cmd(type_: str, description: str, properties: dict | None = None, required: list | None = None) -> dict:
     return {"type": "object", "description": description, "additionalProperties": False,
             "required": ["type"] + (required or []),
-            "properties": {"type": {"const": type_}, **(properties or {}), **TABLE}}
+            "properties": {"type": {"const": type_, "description": f"the command: '{type_}'"}, **(properties or {}),
+                           **TABLE}}
 
 
 COMMAND_SCHEMAS = {
-    "keep_duke": _cmd("keep_duke", "Setup: keep one of the two Dukes dealt to you, secretly.", {"duke": ID}, ["duke"]),
+    "keep_duke": _cmd("keep_duke", "Setup: keep one of the two Dukes dealt to you, secretly.",
+                      {"duke": _(ID, "one of the two Dukes dealt to you")}, ["duke"]),
     "roll_dice": _cmd("roll_dice", "Roll Phase: the active player rolls the two dice."),
     "change_die": _cmd("change_die", "Roll Phase: use a Domain you own to change a die (each Domain once per Roll Phase).",
-                       {"domain": ID, "die": {"enum": [0, 1]}, "to": {"type": "integer", "minimum": 1, "maximum": 6}},
+                       {"domain": _(ID, "the Domain of yours that changes it"),
+                        "die": {"enum": [0, 1], "description": "the die, 0 the first"},
+                        "to": {"type": "integer", "minimum": 1, "maximum": 6, "description": "the value it gets"}},
                        ["domain", "die", "to"]),
     "announce_roll": _cmd("announce_roll", "Roll Phase: announce the result; the Harvest begins."),
     "harvest": _cmd("harvest", "Harvest Phase: resolve one of your activated powers.",
-                    {"item": {"type": "integer", "minimum": 0, "maximum": 1000}, "choice": CHOICE}, ["item"]),
-    "slay": _cmd("slay", "Action: slay the top Monster of a stack.", {"stack": ID, "magic": MAGIC}, ["stack"]),
+                    {"item": {"type": "integer", "minimum": 0, "maximum": 1000,
+                              "description": "the Harvest item's id (the view's 'harvest')"}, "choice": CHOICE},
+                    ["item"]),
+    "slay": _cmd("slay", "Action: slay the top Monster of a stack.",
+                 {"stack": _(ID, "the Monster stack (an Area, or a Center position with a Monster Event)"),
+                  "magic": MAGIC}, ["stack"]),
     "recruit": _cmd("recruit", "Action: recruit the top Citizen of a stack (its cost +1 per copy you own).",
-                    {"stack": ID, "magic": MAGIC}, ["stack"]),
+                    {"stack": _(ID, "the Citizen stack"), "magic": MAGIC}, ["stack"]),
     "build": _cmd("build", "Action: build the top Domain of a stack whose Role icons your Citizens match.",
-                  {"stack": ID, "magic": MAGIC}, ["stack"]),
+                  {"stack": _(ID, "the Domain stack, domain_1 to domain_5"), "magic": MAGIC}, ["stack"]),
     "gain_resource": _cmd("gain_resource", "Action: take one Gold, Strength or Magic from the Bank.",
-                          {"resource": {"enum": ["gold", "strength", "magic"]}}, ["resource"]),
+                          {"resource": _(RESOURCE, "the resource taken")}, ["resource"]),
     "resolve": _cmd("resolve", "Action Phase: resolve the reward of the Monster slain or the Domain built.",
                     {"choice": CHOICE,
                      "reward": {"type": "integer", "minimum": 0, "maximum": 20, "default": 0,
@@ -69,24 +96,36 @@ SOLO_COMMAND_SCHEMAS = {
 TOMES = {"type": "object", "additionalProperties": False, "default": {},
          "description": "Crimson Seas: how many face-up Tomes of each type you flip to pay (each pays 1 of its type): "
                         "an action's price, a Harvest exchange, a die change's cost [CS Tome Tokens 'At any time']",
-         "properties": {r: {"type": "integer", "minimum": 1, "maximum": 24} for r in ("gold", "strength", "magic")}}
+         "properties": {r: {"type": "integer", "minimum": 1, "maximum": 24,
+                            "description": f"how many face-up {r.capitalize()} Tomes you flip"}
+                        for r in ("gold", "strength", "magic")}}
 
 
 def _with_tomes(schema: dict) -> dict:
     return {**schema, "properties": {**schema["properties"], "tomes": TOMES}}
 
 
+def _seas(schema: dict) -> dict:
+    """A command as Crimson Seas has it: 'revealed' also carries the islands' refills."""
+    return {**schema, "properties": {**schema["properties"], "revealed": CS_REVEALED}}
+
+
 CS_COMMAND_SCHEMAS = {
-    **{k: (_with_tomes(v) if k in ("slay", "recruit", "build", "harvest", "change_die") else v)
+    **{k: _seas(_with_tomes(v) if k in ("slay", "recruit", "build", "harvest", "change_die") else v)
        for k, v in COMMAND_SCHEMAS.items()},
-    "sail": _with_tomes(_cmd("sail", "Action [CS Sail]: pay 1 Map and sail to an island: Araby (buy the Goods in 'slots', "
+    "sail": _seas(_with_tomes(_cmd("sail", "Action [CS Sail]: pay 1 Map and sail to an island: Araby (buy the Goods in 'slots', "
                                      "0 top to 2 bottom), Nae Aerie (the Tomes in 'slots'), Exekratys (every token of "
                                      "'resource') or Amarynth (rescue the Noble in 'slot', paying in 'resource').",
-                             {"island": {"enum": ["araby", "nae_aerie", "exekratys", "amarynth"]},
+                             {"island": {"enum": ["araby", "nae_aerie", "exekratys", "amarynth"],
+                                         "description": "the island sailed to"},
                               "slots": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 2},
-                                        "maxItems": 3, "default": [], "description": "ascending"},
-                              "slot": {"type": "integer", "minimum": 0, "maximum": 2},
-                              "resource": {"enum": ["gold", "strength", "magic"]},
-                              "magic": MAGIC}, ["island"])),
-    "gain_map": _cmd("gain_map", "Action [CS Gain a Map]: take 1 Map from the Bank."),
+                                        "maxItems": 3, "default": [],
+                                        "description": "Araby or Nae Aerie: the slots bought from, 0 top to 2 bottom, "
+                                                       "ascending"},
+                              "slot": {"type": "integer", "minimum": 0, "maximum": 2,
+                                       "description": "Amarynth: the slot of the Noble rescued"},
+                              "resource": _(RESOURCE, "Exekratys: the resource whose tokens you take; Amarynth: the "
+                                                      "resource the rescue is paid in"),
+                              "magic": MAGIC}, ["island"]))),
+    "gain_map": _seas(_cmd("gain_map", "Action [CS Gain a Map]: take 1 Map from the Bank.")),
 }

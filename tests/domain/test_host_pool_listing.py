@@ -21,6 +21,7 @@ from domain.valeria import RULESET as VALERIA
 from tests.domain.valeria.test_mixed_hidden import at_table
 from tests.playouts.harness import play
 from tests.playouts.test_chrono_playouts import captain
+from tests.playouts.test_tesoros_playouts import captain as pirate
 from tests.playouts.test_valeria_playouts import duke_of_valeria
 
 RULESETS = all_rulesets()
@@ -96,14 +97,24 @@ POLICY = {"chrono-corsairs": captain, "valeria-card-kingdoms": duke_of_valeria, 
 _PLAYED: dict = {}
 
 
-def served(k: int) -> list:
+def every_state(k: int) -> list:
+    """Every state at rest of game k's first 600 commands."""
     if k not in _PLAYED:
         rid, options, players, game = GAMES[k]
         states: list = []
-        play(RULESETS[rid], game, [f"P{i}" for i in range(players)], options, policy=POLICY.get(rid),
+        policy = POLICY.get(rid)
+        if rid == "tesoros-del-rey-pirata":   # sails for the open Maps, so Treasures are claimed
+            policy = lambda rng, legal: pirate(rng, legal, states[-1] if states else None)  # noqa: E731
+        play(RULESETS[rid], game, [f"P{i}" for i in range(players)], options, policy=policy,
              at_rest=lambda s: states.append(s.clone()), max_commands=600, to_the_end=False)
-        _PLAYED[k] = states[::max(1, len(states) // 8)] + states[-1:]
+        _PLAYED[k] = states
     return _PLAYED[k]
+
+
+def served(k: int) -> list:
+    """About 9 states spread over game k."""
+    states = every_state(k)
+    return states[::max(1, len(states) // 8)] + states[-1:]
 
 
 def as_table(rid: str, states: list) -> list:
