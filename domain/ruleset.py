@@ -12,7 +12,8 @@ Identity and documentation
     default_content  the reference content shipped by default (labelled as not printed)
     command_schemas  {command type: JSON Schema of its body, "type" included}; the service
                      checks bodies against them before decide(), so they must admit every legal
-                     command and say nothing secret
+                     command and say nothing secret. Every property, at any depth, has a
+                     'description' (for a table field: what it carries)
     table_setup_schema  JSON Schema of what a table-chance game states at creation, or None
     variants         the variants the rulebook prints, each chosen by creation options (Variant)
 
@@ -37,7 +38,9 @@ Lifecycle (all pure; nothing here does I/O or reads a clock)
                                        game was sent (so a command gate() admits may still be
                                        refused by decide, never the other way round)
     legal_commands(state, seat) -> list[dict]             agrees exactly with decide
-    table_inputs(state, seat) -> dict  chance fields a table-mode client must add, by command type
+    table_inputs(state, seat) -> dict  chance fields a table-mode client must add, by command type:
+                                       {type: {field: spec}}, each spec with a 'description'
+                                       of what the field carries (issue 17)
     view(state, viewer) -> dict        what that viewer may see: an int seat, None (a spectator)
                                        or ARBITER (sees everything: the host, an export). The
                                        ARBITER's view adds `pools` (each face-down pool's cards

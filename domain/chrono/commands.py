@@ -44,7 +44,9 @@ COMMAND_SCHEMAS = {
     "do_step": _cmd("do_step", "Carry out the current step of an effect, with the choices it needs (see legal commands).",
                     {"option": {"type": "integer", "minimum": 0, "maximum": 20,
                                 "description": "a choice step: the option taken, 0 the first"},
-                     "value": {"type": "string", "maxLength": 40, "description": "a step that names a space: the space"},
+                     "value": {"type": "string", "maxLength": 40,
+                               "description": "a step that picks one value of several (a space, ...): the one picked "
+                                              "(legal commands list them)"},
                      "owner": {"type": "integer", "minimum": 0, "maximum": 4,
                                "description": "the seat whose pirate the step moves or removes"},
                      "kind": {"enum": ["officer", "crew"], "description": "the kind of pirate"},
