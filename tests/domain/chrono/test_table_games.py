@@ -11,6 +11,7 @@ import pytest
 
 from domain.chance import TableChance
 from domain.chrono import RULESET as R
+from domain.chrono.legal import DESCRIPTIONS
 from domain.chrono.rules import TABLE_FIELDS
 from domain.ruleset import Rejected
 from tests.domain.chrono.table import Table
@@ -121,11 +122,12 @@ def test_a_flip_at_a_table_ends_the_command_so_what_follows_is_announced_next():
     inputs = R.table_inputs(t.state, 0)
     to_e5 = {"type": "do_step", "owner": 0, "kind": "officer", "from": "HARBOR", "to": "E5", "carry": {"officer": 0, "crew": 0}}
     assert announced(inputs, to_e5) == {"event_tokens": {"command": to_e5, "count": 1, "what": TABLE_FIELDS["event_tokens"],
-                                                         "backs": ["SUNRISE"]}}
+                                                         "description": DESCRIPTIONS["event_tokens"], "backs": ["SUNRISE"]}}
     to_e3 = {**to_e5, "to": "E3"}
     assert announced(inputs, to_e3) == {}
     t.do(0, {**to_e5, "event_tokens": ["SR6"]})        # Ancient Relic
-    assert R.table_inputs(t.state, 0) == {"do_step": {"artifacts": {"count": 1, "what": TABLE_FIELDS["artifacts"]}}}
+    assert R.table_inputs(t.state, 0) == {"do_step": {"artifacts": {"count": 1, "what": TABLE_FIELDS["artifacts"],
+                                                                    "description": DESCRIPTIONS["artifacts"]}}}
     t.rejects(0, {"type": "do_step"}, "TABLE_OUTCOME_REQUIRED")
     t.do(0, {"type": "do_step", "artifacts": ["AR11"]})
     assert t.seat(0).artifacts == ["AR11"]
