@@ -48,7 +48,7 @@ def corsairs_pieces(s: dict, content: dict) -> dict[str, int]:
 
 def corsairs_moved(a: dict, b: dict) -> set[str]:
     keys = set()
-    for p, q in zip(a["players"], b["players"]):
+    for p, q in zip(a["players"], b["players"], strict=True):
         keys |= {f"ship-{q['seat']}"} if p["position"] != q["position"] else set()
         keys |= {f"{r}-{q['seat']}" for r in ("silver", "grog", "treasure") if p[r] != q[r]}
     return keys
@@ -68,7 +68,7 @@ def league_pieces(s: dict, content: dict) -> dict[str, int]:
 
 def league_moved(a: dict, b: dict) -> set[str]:
     keys = set()
-    for x, y in zip(a["seats"], b["seats"]):
+    for x, y in zip(a["seats"], b["seats"], strict=True):
         keys |= {f"points-{y['seat']}"} if x["points"] != y["points"] else set()
         keys |= {f"bag-{y['seat']}"} if x["bag_count"] != y["bag_count"] else set()
         keys |= {f"coin-{y['seat']}-{slot}" for slot, c in y["crew"].items()
@@ -92,7 +92,7 @@ def tesoros_pieces(s: dict, content: dict) -> dict[str, int]:
 
 def tesoros_moved(a: dict, b: dict) -> set[str]:
     keys = set()
-    for x, y in zip(a["seats"], b["seats"]):
+    for x, y in zip(a["seats"], b["seats"], strict=True):
         keys |= {f"ship-{y['seat']}"} if x["ship"] != y["ship"] else set()
         keys |= {f"treasures-{y['seat']}"} if x["treasures"] != y["treasures"] else set()
     return keys
@@ -118,7 +118,7 @@ def chrono_pieces(s: dict, content: dict) -> dict[str, int]:
 
 def chrono_moved(a: dict, b: dict) -> set[str]:
     keys = set()
-    for x, y in zip(a["seats"], b["seats"]):
+    for x, y in zip(a["seats"], b["seats"], strict=True):
         keys |= {f"{r}-{y['seat']}" for r, k in (("doubloons", "doubloons"), ("gems", "time_gems")) if x[k] != y[k]}
         for kind in ("officer", "crew"):
             keys |= {f"{kind}-{y['seat']}-{spot}" for spot, n in y["pieces"].get(kind, {}).items()
@@ -149,7 +149,7 @@ def valeria_pieces(s: dict, content: dict) -> dict[str, int]:
 
 def valeria_moved(a: dict, b: dict) -> set[str]:
     keys = set()
-    for x, y in zip(a["seats"], b["seats"]):
+    for x, y in zip(a["seats"], b["seats"], strict=True):
         keys |= {f"{r}-{y['seat']}" for r in ("gold", "strength", "magic") if x[r] != y[r]}
     keys |= {f"citizens-{k}" for k, v in b["citizen_stacks"].items() if a["citizen_stacks"].get(k) != v}
     keys |= {f"monsters-{k}" for k, v in b["monster_stacks"].items() if a["monster_stacks"].get(k) != v}
@@ -293,7 +293,7 @@ def test_the_viewer_draws_the_table_as_a_seat_sees_it(served, wide, case):
         ranking = final["result"]["ranking"]
         shown = page.evaluate('[...document.querySelectorAll("#result li")].map((li) => [li.dataset.rank, li.textContent])')
         assert [int(rank) for rank, _ in shown] == [r["rank"] for r in ranking]
-        assert all(r["name"] in words for r, (_, words) in zip(ranking, shown))
+        assert all(r["name"] in words for r, (_, words) in zip(ranking, shown, strict=True))
         assert verdict == "valid"   # the seat's export of a finished game is complete, with the seed
     else:
         assert page.evaluate('document.getElementById("result-box").hidden')
@@ -363,3 +363,12 @@ def test_an_export_file_is_drawn_as_the_chosen_seat_sees_it(served, browser):
     assert count(page, ".card.face-up") == hands[1]
     assert count(page, ".card.back") == sum(hands) - hands[1]
     assert page.console_errors() == []
+
+
+def test_the_console_check_would_catch_an_error(served, browser):
+    page = browser.open(f"{served.base}/viewer", console=True)
+    assert page.console_errors() == []
+    page.evaluate('console.error("drawn wrong"); setTimeout(() => { throw new Error("late"); }, 0); 0')
+    page.wait_until("new Promise((done) => setTimeout(() => done(true), 50))")
+    errors = page.console_errors()
+    assert errors[0] == "drawn wrong" and "late" in errors[1]

@@ -121,7 +121,7 @@ export function nameOf(ctx, seat) {
 
 /** "Anne (seat 0)" and whether this is the viewer's own seat. */
 export function whose(ctx, seat) {
-  return `${nameOf(ctx, seat)} (seat ${seat})${ctx.you === seat ? ", you" : ""}`;
+  return `${nameOf(ctx, seat)} (seat ${seat}${ctx.you === seat ? ", you" : ""})`;
 }
 
 export function count(list) {
