@@ -132,7 +132,8 @@ def chrono_hidden(s: dict, you: int) -> dict[str, int]:
         mine = x["seat"] == you
         assert ("drawn" in x) == mine and ("artifacts" in x) == mine
         out[f'.plan.face-up[data-seat="{x["seat"]}"]'] = x["drawn_count"] if mine else 0
-        out[f'.plan.back[data-seat="{x["seat"]}"]'] = 0 if mine else x["drawn_count"] + int(x["selected"])
+        out[f'.plan.back[data-seat="{x["seat"]}"]'] = 0 if mine else x["drawn_count"]
+        out[f'.plan.sealed[data-seat="{x["seat"]}"]'] = int(x["selected"])
         out[f'.artifact.face-up[data-seat="{x["seat"]}"]'] = x["artifact_count"] if mine else 0
         out[f'.artifact.back[data-seat="{x["seat"]}"]'] = 0 if mine else x["artifact_count"]
     return out
@@ -178,6 +179,24 @@ class Case:
     commands: int = 0
     seed: int = 1
     extra: dict = field(default_factory=dict)
+    name: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.name or self.ruleset
+
+
+def wider_tesoros_board() -> dict:
+    """The reference content on a 15 x 15 board, every island one square further in: the
+    picture must follow the content, not the reference set."""
+    content = json.loads((ROOT / "domain" / "tesoros" / "content" / "reference.json").read_text())
+    content["id"] = "tesoros-wider-board"
+    board = content["board"]
+    board.update(width=15, height=15, compassRose=[7, 7])
+    for island in board["islands"]:
+        island["cells"] = [[x + 1, y + 1] for x, y in island["cells"]]
+        island["arrows"] = [[x + 1, y + 1] for x, y in island["arrows"]]
+    return content
 
 
 CASES = [
@@ -185,6 +204,8 @@ CASES = [
     Case("league-of-pirates", league_pieces, league_moved, league_hidden, players=("Anne", "Ben"),
          finish=False, commands=120),
     Case("tesoros-del-rey-pirata", tesoros_pieces, tesoros_moved, tesoros_hidden),
+    Case("tesoros-del-rey-pirata", tesoros_pieces, tesoros_moved, tesoros_hidden, players=("Anne", "Ben"),
+         finish=False, commands=60, extra={"content": wider_tesoros_board()}, name="tesoros-custom-board"),
     Case("chrono-corsairs", chrono_pieces, chrono_moved, chrono_hidden),
     Case("valeria-card-kingdoms", valeria_pieces, valeria_moved, valeria_hidden),
     Case("crimson-seas", valeria_pieces, valeria_moved, valeria_hidden),
@@ -231,7 +252,7 @@ EVERY_PIECE_HAS_WORDS = """[...document.querySelectorAll("svg.board .piece")].fi
 CHANGED = '[...document.querySelectorAll("svg.board .piece.changed")].map((p) => p.dataset.key)'
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.ruleset for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_the_viewer_draws_the_table_as_a_seat_sees_it(served, wide, case):
     client = served.app.test_client()
     game = create(client, case.ruleset, players=case.players, **case.extra)
@@ -301,7 +322,7 @@ def test_the_viewer_draws_the_table_as_a_seat_sees_it(served, wide, case):
     link = page.evaluate('[document.getElementById("export-link").href, document.getElementById("export-link").download]')
     assert link[0].startswith("blob:") and link[1].endswith(".json")
 
-    shot = artefacts() / f"{case.ruleset}.png"
+    shot = artefacts() / f"{case.id}.png"
     page.screenshot(shot, "#board")
     width, height, rows = png_pixels(shot)
     assert width > 300 and height > 200 and len(rows) > 50, (width, height, len(rows))

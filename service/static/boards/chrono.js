@@ -119,21 +119,23 @@ export function draw(view, ctx) {
     // The mat's four times: played plans are public.
     Object.entries(st.mat || {}).forEach(([time, plan], k) => card(g, `mat-${st.seat}-${time}`, 14 + k * 66, py + 40, 60, 44,
       plan ? `${time}: ${named.get(plan) || plan}` : `${time}: -`, `${st.name}'s mat, ${time}: ${plan ? named.get(plan) || plan : "empty"}`, {kind: "mat"}));
-    // Plans in hand: face up for their owner; others see backs, and "sealed" once selected.
+    // Plans in hand: face up for their owner; the others see backs, one of them sealed once
+    // a plan is selected (it stays in hand until all are revealed together).
     const x0 = 290;
-    g.appendChild(text(x0, py + 40, st.selected ? "plans (one sealed)" : "plans", {class: "small"}));
+    g.appendChild(text(x0, py + 40, st.selected ? "plans in hand (one sealed)" : "plans in hand", {class: "small"}));
     if (Array.isArray(st.drawn)) {
+      const chosen = st.selection || {};
       st.drawn.forEach((plan, k) => card(g, `plan-${st.seat}-${k}`, x0 + k * 50, py + 46, 46, 44, named.get(plan) || plan,
-                                         `${st.name}'s plan ${k + 1}: ${named.get(plan) || plan}`, {seat: st.seat, kind: "plan"}));
-      if (st.selection) g.appendChild(text(x0, py + 104, short(`selected: ${named.get(st.selection.plan) || JSON.stringify(st.selection)}`, 50), {class: "small"}));
+                                         `${st.name}'s plan ${k + 1}: ${named.get(plan) || plan}` +
+                                         (chosen.card === plan ? `, selected for ${chosen.slot} (sealed to the others)` : ""),
+                                         {seat: st.seat, kind: chosen.card === plan ? "plan sealed" : "plan"}));
     } else {
       for (let k = 0; k < (st.drawn_count || 0); k++) {
-        card(g, `plan-${st.seat}-${k}`, x0 + k * 50, py + 46, 46, 44, "", `${st.name}'s plan ${k + 1} of ${st.drawn_count}, face down`,
-             {back: true, seat: st.seat, kind: "plan"});
-      }
-      if (st.selected) {
-        card(g, `sealed-${st.seat}`, x0 + (st.drawn_count || 0) * 50 + 10, py + 46, 46, 44, "", `${st.name}'s sealed plan: selected, hidden until all reveal`,
-             {back: true, seat: st.seat, kind: "plan sealed"});
+        const sealed = st.selected && k === 0;
+        card(g, `plan-${st.seat}-${k}`, x0 + k * 50, py + 46, 46, 44, "",
+             sealed ? `${st.name}'s selected plan, sealed until all are revealed`
+               : `${st.name}'s plan ${k + 1} of ${st.drawn_count}, face down`,
+             {back: true, seat: st.seat, kind: sealed ? "plan sealed" : "plan"});
       }
     }
     // Artifacts.

@@ -124,6 +124,18 @@ export function draw(view, ctx) {
     y += 20;
   }
 
+  // Solo: the Dark Lord's Duke lies face down until the end; what his Monsters took is public.
+  if (s.dark_lord) {
+    const g = group("the Dark Lord");
+    svg.appendChild(g);
+    const dl = s.dark_lord, name = dl.duke ? (cat.get(dl.duke) || {}).name || dl.duke : "";
+    card(g, "dark-lord-duke", 10, y, 90, 50, name, dl.duke ? `the Dark Lord's Duke: ${name}` : "the Dark Lord's Duke, face down",
+         {back: !dl.duke, kind: "duke"});
+    piece(g, "dark-lord-captured", "captured", `the Dark Lord's Monsters captured: ${(dl.captured || []).map((c) => describe(cat, c)).join(", ") || "nothing"}`,
+          text(110, y + 28, `captured by the Dark Lord: ${(dl.captured || []).length}`, {class: "small"}));
+    y += 60;
+  }
+
   // Each seat's tableau.
   seats.forEach((x) => {
     const py = y, g = group(`${whose(ctx, x.seat)}: tableau, resources and Duke`);
