@@ -162,7 +162,9 @@ export function draw(view, ctx) {
             text(cx + 4, cy + 15, short(name, 13), {class: "small"}));
     };
     for (const [kind, list] of Object.entries(kinds)) {
-      chip(`citizen-${x.seat}-${kind}`, `${(cat.get(kind) || {}).name || kind} ×${list.length}`, `${x.name}'s ${list.length} × ${describe(cat, kind)}`);
+      const starter = kind.startsWith("starter_") ? "starting " : "";   // the starting Peasant and Knight
+      chip(`citizen-${x.seat}-${kind}`, `${starter ? "★" : ""}${(cat.get(kind) || {}).name || kind} ×${list.length}`,
+           `${x.name}'s ${list.length} × ${starter}${describe(cat, kind)}`);
     }
     for (const d of x.domains || []) chip(`domain-${x.seat}-${d}`, (cat.get(typeOf(d)) || {}).name || d, `${x.name}'s Domain ${describe(cat, d)}`);
     chip(`victory-${x.seat}`, `monsters ×${(x.victory || []).length}`,
