@@ -137,7 +137,11 @@ class ExportTakingBlueprint(Blueprint):
 
     def register_views_in_doc(self, api, app, spec, *, name, parameters):
         if EXPORT_DOCUMENT not in spec.components.schemas:
-            spec.components.schema(EXPORT_DOCUMENT, openapi_schema(SCHEMA))
+            document = openapi_schema(SCHEMA)
+            # Its title as the description: client generators name a model after its title
+            # (openapi-python-client made "A Parley game export (parley-export/1)" class Field1).
+            document["description"] = document.pop("title")
+            spec.components.schema(EXPORT_DOCUMENT, document)
         super().register_views_in_doc(api, app, spec, name=name, parameters=parameters)
 
 

@@ -113,7 +113,8 @@ def result_doc() -> dict:
                                                   "description": "1 for the winner or winners; seats equal after "
                                                                  "every tie-break share a rank (1, 2, 2, 4)"},
                                          "score": {"type": "number", "description": "The score as the game counts it"}}}},
-            "tie_breaks": {"type": "array", "description": "The tie-breaks applied, in the game's own words"},
+            # items: {} (any): an array without items is refused by client generators
+            "tie_breaks": {"type": "array", "items": {}, "description": "The tie-breaks applied, in the game's own words"},
             "details": {"type": "object", "description": "The game's own scoring sheet"},
         },
     }
