@@ -131,17 +131,22 @@ def openapi_schema(schema):
     return out
 
 
+def export_document() -> dict:
+    """The component ExportDocument: openapi_schema(SCHEMA) with its title as the description.
+    Client generators name a model after its title (openapi-python-client made
+    "A Parley game export (parley-export/1)" class Field1); the component's name is better."""
+    document = openapi_schema(SCHEMA)
+    document["description"] = document.pop("title")
+    return document
+
+
 class ExportTakingBlueprint(Blueprint):
     """A blueprint whose operations take an export as their body (@blp.doc(requestBody=EXPORT_BODY)):
     the format is documented once, as the component ExportDocument, from disputes/export.py."""
 
     def register_views_in_doc(self, api, app, spec, *, name, parameters):
         if EXPORT_DOCUMENT not in spec.components.schemas:
-            document = openapi_schema(SCHEMA)
-            # Its title as the description: client generators name a model after its title
-            # (openapi-python-client made "A Parley game export (parley-export/1)" class Field1).
-            document["description"] = document.pop("title")
-            spec.components.schema(EXPORT_DOCUMENT, document)
+            spec.components.schema(EXPORT_DOCUMENT, export_document())
         super().register_views_in_doc(api, app, spec, name=name, parameters=parameters)
 
 
