@@ -44,6 +44,7 @@ class NewGame:
     game: Game
     seat_tokens: list[str]
     host_token: str
+    spectator_token: str
 
 
 DEFAULT_ENV = {
@@ -131,7 +132,7 @@ class Parley(Application):
 
     def create_game(self, ruleset_id: str, players: list[str], chance_mode: str,
                     options: dict | None = None, content: dict | None = None,
-                    table_setup: dict | None = None) -> NewGame:
+                    table_setup: dict | None = None, public: bool = False) -> NewGame:
         ruleset = self.rulesets[ruleset_id]
         chance: domain_chance.ServerChance | domain_chance.TableChance
         commitment: str | None
@@ -146,6 +147,7 @@ class Parley(Application):
         setup_events = json_safe(ruleset.setup(list(players), options, content, chance, table_setup))
         seat_tokens = [secrets.token_urlsafe(32) for _ in players]
         host_token = secrets.token_urlsafe(32)
+        spectator_token = secrets.token_urlsafe(32)
         options, content, table_setup = json_safe(options), json_safe(content), json_safe(table_setup)
         salt = chain.new_salt()
         creation = chain.creation_content(ruleset.id, ruleset.version, list(players), options,
@@ -157,11 +159,12 @@ class Parley(Application):
             commitment=commitment, seed=None if seed is None or commitment is None else self.seeds.seal(seed, commitment),
             options=options, content=content,
             table_setup=table_setup, salt=salt, hash=chain.creation_hash(salt, creation),
+            spectator_token_hash=hash_token(spectator_token), public=public,
         )
         game.begin(ruleset, self.seeds)
         game.record(setup_events, command=None)
         self.save(game)
-        return NewGame(game, seat_tokens, host_token)
+        return NewGame(game, seat_tokens, host_token, spectator_token)
 
     def execute(self, game_id: UUID, seat: int, command: dict, game: Game | None = None,
                 dry_run: bool = False, reporter: str = "table",

@@ -192,6 +192,9 @@ ANSWERS: dict[type, Callable[..., tuple[dict, int, dict] | Problem]] = {
     commands.SeatRequired: lambda o, *_: Problem(
         422, "The host token acts for a seat: add \"seat\" to the command.", "SEAT_REQUIRED", section=SERVICE_RULE),
     commands.NotYourSeat: lambda o, *_: Problem(403, "Your token acts for your own seat only.", "NOT_YOUR_SEAT"),
+    commands.SpectatorsOnlyRead: lambda o, *_: Problem(
+        403, "A spectator's token reads the game; it cannot send commands, not even a dry run.",
+        "SPECTATOR_CANNOT_ACT"),
     commands.BadIdempotencyKey: lambda o, *_: Problem(
         400, "An Idempotency-Key is 1 to 255 visible ASCII characters.", "INVALID_IDEMPOTENCY_KEY"),
     commands.KeyReused: lambda o, *_: Problem(

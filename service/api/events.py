@@ -8,7 +8,7 @@ from flask import url_for
 
 from service.api import Blueprint, application, authenticate
 from service.api.commands import EventEntrySchema
-from service.api.games import BEARER_AUTH
+from service.api.games import READ_AUTH
 from service.api.render import event_entry
 
 blp = Blueprint("events", __name__, url_prefix="/games",
@@ -31,13 +31,13 @@ LINK_HEADER = {"Link": {"description": 'RFC 8288: the next page, rel="next"', "s
 
 
 @blp.route("/<uuid:game_id>/events")
-@blp.doc(operationId="listEvents", security=BEARER_AUTH)
+@blp.doc(operationId="listEvents", security=READ_AUTH)
 @blp.arguments(EventsQuerySchema, location="query")
 @blp.response(200, EventPageSchema, headers=LINK_HEADER)
 @blp.problems(400, 401, 404, 503)
 def list_events(query: dict, game_id: UUID):
     """A page of the event log; commands and events redacted for your seat."""
-    game, caller = authenticate(game_id)
+    game, caller = authenticate(game_id, reading=True)
     after, limit = query["after"], query["limit"]
     stored = application().stored_events(game_id, after=after, limit=limit + 1)
     more = len(stored) > limit

@@ -6,7 +6,8 @@ from uuid import UUID
 import marshmallow as ma
 
 from service.api import Blueprint, authenticate
-from service.api.games import BEARER_AUTH
+from service.api.games import READ_AUTH
+from service.game import SPECTATOR
 
 blp = Blueprint("legal_commands", __name__, url_prefix="/games",
                 description="What the caller may do now, as complete command bodies.")
@@ -38,16 +39,17 @@ PLAY_LINK = {"PlayFirstLegalCommand": {
 
 
 @blp.route("/<uuid:game_id>/legal-commands")
-@blp.doc(operationId="listLegalCommands", security=BEARER_AUTH,
+@blp.doc(operationId="listLegalCommands", security=READ_AUTH,
          responses={200: {"links": PLAY_LINK}})
 @blp.response(200, LegalCommandsSchema)
 @blp.problems(401, 404, 503)
 def list_legal_commands(game_id: UUID):
     """Every command you may send right now (the host token: every seat's, with 'seat')."""
-    game, caller = authenticate(game_id)
+    game, caller = authenticate(game_id, reading=True)
     ruleset, state = game.ruleset, game.state
     finished = ruleset.status(state).finished
-    seats = range(len(game.seats)) if caller == "host" else [caller]
+    # A spectator acts for nobody: no command and no table input is theirs to send.
+    seats = range(len(game.seats)) if caller == "host" else [] if caller == SPECTATOR else [caller]
     commands, inputs = [], []
     for seat in seats:
         legal = [] if finished else ruleset.legal_commands(state, seat)
