@@ -32,6 +32,7 @@ from service import listing
 from service.cache import GameCache
 from service.game import Game, GameMapper, hash_token, project_game
 from service.listing import Filters, Listed, ListingRecorder
+from service.live import Hub
 from service.seeds import SeedKeys
 
 
@@ -66,6 +67,8 @@ class Parley(Application):
     def __init__(self, rulesets: dict, env: dict | None = None,
                  snapshot_interval: int | None = None):
         self._games = GameCache()
+        # Streams and long polls wait here for games' next events (service/live.py).
+        self.live = Hub(lambda ids: cast(ListingRecorder, self.recorder).select_versions(ids))
         if snapshot_interval is not None:
             self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]  # this app's
         self.rulesets = dict(rulesets)
@@ -212,17 +215,23 @@ class Parley(Application):
             # The insert was retried after a lost connection (service/store.py) and its
             # first attempt had committed: these are our events, not another command's.
             game.stored_now = self.stored_events(game.id, after=before, limit=game.version - before)
+            self.live.stored(game.id, game.stored_now)
             return
         self._games.stored(game, before)
         # The events just stored, for the answer: reading them back costs a query.
         game.stored_now = [recording.domain_event for recording in recordings
                            if recording.domain_event.originator_id == game.id]
+        self.live.stored(game.id, game.stored_now)
 
     def _stored_as_recorded(self, game: Game) -> bool:
         """Is the record stored at the game's version the one this game recorded? Each record
         has a fresh random salt in its hash, so an equal hash means the same record."""
         stored = self.stored_events(game.id, after=game.version - 1, limit=1)
         return bool(stored) and stored[0].hash is not None and stored[0].hash == game.head_hash
+
+    def close(self) -> None:
+        self.live.close()
+        super().close()
 
     # Reads ------------------------------------------------------------------------
 
