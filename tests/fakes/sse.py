@@ -3,6 +3,7 @@ message as the HTML standard's EventSource does (id, data, comments), and lets a
 the messages it expects, with a deadline."""
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -86,6 +87,12 @@ class Stream:
                                          f"{len(self.comments)} comments, status {self.status}, ended {self.ended}")
                 self._changed.wait(left)
 
+    def arrival(self, version: int, seconds: float = 10.0) -> float:
+        """When the message with id `version` arrived (waiting for it up to `seconds`)."""
+        wanted = str(version)
+        self.wait_for(lambda s: any(m.id == wanted for m in s.messages), seconds)
+        return next(m.received for m in self.messages if m.id == wanted)
+
     def until_status(self, seconds: float = 10.0) -> int:
         self.wait_for(lambda s: s.status is not None or s.ended, seconds)
         assert self.status is not None, "no answer"
@@ -94,10 +101,8 @@ class Stream:
     def close(self) -> None:
         response = self._response
         if response is not None:
-            try:
+            with contextlib.suppress(Exception):
                 response.raw._fp.fp.raw._sock.shutdown(2)  # unblock the reading thread at once
-            except Exception:
-                pass
             response.close()
 
 

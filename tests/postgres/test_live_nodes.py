@@ -65,8 +65,7 @@ def test_every_event_reaches_every_stream_on_both_nodes_within_two_seconds(nodes
             answered.append((sent.json()["version"], time.monotonic()))
         for version, at in answered:
             for who, node, stream in streams:
-                stream.wait_for(lambda s: any(m.id == str(version) for m in s.messages), ARRIVES_WITHIN + 3)
-                arrived = next(m.received for m in stream.messages if m.id == str(version))
+                arrived = stream.arrival(version, ARRIVES_WITHIN + 3)
                 assert arrived - at <= ARRIVES_WITHIN, (who, node.base, version, arrived - at)
         for who, node, stream in streams:
             assert [m.entry for m in stream.messages] == log(b, game["id"], readers[who]), (who, node.base)
