@@ -122,13 +122,19 @@ def stream_events(query: dict, game_id: UUID):
         yield f"retry: {RETRY_MS}\n\n"
         with parley.live.watching(game_id, game.version) as watch:
             while True:
+                batch, ended = [], False
                 for stored in parley.live.events_after(watch, at, fetch):
                     if stored.originator_version <= at:
                         continue
-                    yield _message(watch, game, stored, caller)
+                    batch.append(_message(watch, game, stored, caller))
                     at = stored.originator_version
                     if _ends_the_game(stored):
-                        return
+                        ended = True
+                        break
+                if batch:  # one write for everything that is new (a command's events come together)
+                    yield "".join(batch)
+                if ended:
+                    return
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
