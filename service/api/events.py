@@ -39,8 +39,8 @@ class EventsQuerySchema(ma.Schema):
                               metadata={"description": "Return events after this version (a cursor)"})
     limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(min=1, max=1000))
     wait = ma.fields.Float(load_default=0, validate=ma.validate.Range(min=0, max=MAX_WAIT), metadata={
-        "description": "A long poll: when no event is stored after 'after', wait up to this many seconds "
-                       f"(at most {MAX_WAIT}) and answer as soon as one is; an empty page if none came"})
+        "description": "A long poll: when 'after' is the game's latest version, wait up to this many seconds "
+                       f"(at most {MAX_WAIT}) and answer as soon as an event is stored; an empty page if none came"})
 
 
 class EventPageSchema(ma.Schema):
@@ -55,6 +55,11 @@ class StreamQuerySchema(ma.Schema):
                        "Last-Event-ID header, as an EventSource sends when it reconnects, takes precedence"})
 
 
+# Documented by hand beside the header: flask-smorest's `doc(parameters=...)` replaces the
+# parameters it would generate from StreamQuerySchema, so the query's is listed here too.
+AFTER_PARAMETER = {"in": "query", "name": "after", "required": False,
+                   "schema": {"type": "integer", "minimum": 0},
+                   "description": StreamQuerySchema._declared_fields["after"].metadata["description"]}
 LINK_HEADER = {"Link": {"description": 'RFC 8288: the next page, rel="next"', "schema": {"type": "string"}}}
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
                  "description": "Resume after this version (the 'id' of the last event received)",
@@ -76,13 +81,16 @@ FINISHED_ANSWER = {"description": "The game is finished and you have every event
 @blp.response(200, EventPageSchema, headers=LINK_HEADER)
 @blp.problems(400, 401, 404, 503)
 def list_events(query: dict, game_id: UUID):
-    """A page of the event log; commands and events redacted for your seat. With `wait`, a long
-    poll: when nothing is stored after `after` yet, it answers as soon as something is."""
+    """A page of the event log, redacted for you; with `wait`, a long poll.
+
+    With `wait` and `after` at the end of the log, it answers as soon as an event is stored,
+    or with an empty page after `wait` seconds. An `after` past the end is answered at once."""
     game, caller = authenticate(game_id, reading=True)
     after, limit = query["after"], query["limit"]
     parley = application()
     stored = parley.stored_events(game_id, after=after, limit=limit + 1)
-    if not stored and query["wait"] > 0:
+    # Only a caller at the end of the log waits: past it, no event it could have seen exists.
+    if not stored and query["wait"] > 0 and after == game.version:
         with parley.live.watching(game_id, game.version) as watch:
             if parley.live.wait(watch, after, query["wait"]):
                 stored = parley.stored_events(game_id, after=after, limit=limit + 1)
@@ -98,13 +106,14 @@ def list_events(query: dict, game_id: UUID):
 
 
 @blp.route("/<uuid:game_id>/stream")
-@blp.doc(operationId="streamEvents", security=READ_AUTH, parameters=[LAST_EVENT_ID],
+@blp.doc(operationId="streamEvents", security=READ_AUTH, parameters=[AFTER_PARAMETER, LAST_EVENT_ID],
          responses={200: STREAM_ANSWER, 204: FINISHED_ANSWER})
 @blp.arguments(StreamQuerySchema, location="query")
 @blp.problems(400, 401, 404, 503)
 def stream_events(query: dict, game_id: UUID):
-    """Every event stored after your position, pushed as it is stored (Server-Sent Events),
-    redacted for you exactly as /events is."""
+    """Every event stored after your position, pushed as it is stored (Server-Sent Events).
+
+    Redacted for you exactly as /events is; see docs/api.md, "Live updates"."""
     game, caller = authenticate(game_id, reading=True)
     position = _position(query)
     if game.status.finished and position >= game.version:

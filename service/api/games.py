@@ -48,6 +48,15 @@ def _served_ruleset_ids() -> list[str]:
     return sorted(all_rulesets())
 
 
+class JSONBoolean(ma.fields.Boolean):
+    """true or false, as JSON has them: marshmallow's Boolean also takes 0, 1, "yes"..."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class CreateGameSchema(ma.Schema):
     ruleset = ma.fields.String(required=True, metadata={"example": "corsairs-of-valeria",
                                                         "enum": _served_ruleset_ids()})
@@ -62,7 +71,7 @@ class CreateGameSchema(ma.Schema):
                              metadata={"description": "Component content: see the ruleset's content_schema"})
     setup = ma.fields.Dict(allow_none=True, load_default=None,
                            metadata={"description": "Table mode: what was shuffled or drawn at setup"})
-    public = ma.fields.Boolean(load_default=False, metadata={
+    public = JSONBoolean(load_default=False, metadata={
         "description": "true: anyone may read the game without a token, as its spectator sees it "
                        "(the view, events, stream and export; never a seat's secret)"})
 
@@ -274,8 +283,10 @@ def create_game(body: dict):
 @blp.response(200, GameViewSchema, headers=ETAG_HEADER)
 @blp.problems(400, 401, 404, 503)
 def get_game(query: dict, game_id: UUID):
-    """The game as your seat sees it (the host sees everything, a spectator what every seat may
-    see), optionally at a past version. A public game answers without a token, as its spectator."""
+    """The game as your seat sees it, optionally at a past version.
+
+    The host sees everything, a spectator what every seat may see. A public game answers
+    without a token, as its spectator."""
     game, caller = authenticate(game_id, reading=True)
     version = query.get("version")
     if version is not None:

@@ -6,7 +6,7 @@ from uuid import UUID
 import marshmallow as ma
 
 from service.api import Blueprint, authenticate
-from service.api.games import READ_AUTH
+from service.api.games import BEARER_AUTH
 from service.game import SPECTATOR
 
 blp = Blueprint("legal_commands", __name__, url_prefix="/games",
@@ -39,13 +39,15 @@ PLAY_LINK = {"PlayFirstLegalCommand": {
 
 
 @blp.route("/<uuid:game_id>/legal-commands")
-@blp.doc(operationId="listLegalCommands", security=READ_AUTH,
+@blp.doc(operationId="listLegalCommands", security=BEARER_AUTH,
          responses={200: {"links": PLAY_LINK}})
 @blp.response(200, LegalCommandsSchema)
 @blp.problems(401, 404, 503)
 def list_legal_commands(game_id: UUID):
     """Every command you may send right now (the host token: every seat's, with 'seat')."""
-    game, caller = authenticate(game_id, reading=True)
+    # A token is asked even on a public game: only acting needs this answer, and a
+    # spectator's token gets that it may send nothing.
+    game, caller = authenticate(game_id)
     ruleset, state = game.ruleset, game.state
     finished = ruleset.status(state).finished
     # A spectator acts for nobody: no command and no table input is theirs to send.

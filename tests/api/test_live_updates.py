@@ -207,6 +207,9 @@ def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(served):
     assert time.monotonic() - started >= 1
     too_long = served.events(game, token, after=version, wait=31)
     assert too_long.status_code == 400
+    started = time.monotonic()
+    past_the_end = served.events(game, token, after=version + 5, wait=20)
+    assert past_the_end.json() == {"events": [], "next": None} and time.monotonic() - started < 10
 
 
 def test_events_stored_by_another_process_reach_the_stream(tmp_path):

@@ -104,9 +104,11 @@ def test_a_spectators_export_hides_what_a_seat_would_not_show_until_the_end(ever
 def test_a_public_game_answers_its_reads_without_a_token(client):
     game = create(client, public=True)
     assert game.created["public"] is True
-    for path in ("", "/events", "/legal-commands", "/export"):
+    for path in ("", "/events", "/export"):
         answer = game.get(path, NO_TOKEN)
         assert answer.status_code == 200, (path, answer.get_json())
+    # What one may send takes a token: the spectator's says nothing may be sent.
+    assert game.get("/legal-commands", NO_TOKEN).status_code == 401
     assert game.view(NO_TOKEN)["you"] == "spectator"
     assert game.view(NO_TOKEN)["state"] == game.view(spectator(game))["state"]
     assert game.get("", NO_TOKEN).get_json() == game.get("", spectator(game)).get_json()
