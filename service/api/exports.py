@@ -14,7 +14,7 @@ from flask import current_app, request
 
 from disputes.export import FORMAT, SCHEMA, MalformedExport
 from service.api import Blueprint, application, arbiter_request, authenticate_reader, loads_strictly
-from service.api.games import BEARER_AUTH, ETAG_HEADER
+from service.api.games import ETAG_HEADER, READ_AUTH
 from service.errors import Problem
 from service.exports import build_export
 
@@ -73,8 +73,8 @@ class ExportSchema(ma.Schema):
     format = ma.fields.String(required=True, validate=ma.validate.Equal(FORMAT))
     game_id = ma.fields.String(metadata={"description": "Informational; not hashed"})
     exported_for = ma.fields.Raw(metadata={
-        "description": "A seat number, \"host\" or \"arbiter\"",
-        "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host", "arbiter"]}]})
+        "description": "A seat number, \"host\", \"spectator\" or \"arbiter\"",
+        "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host", "spectator", "arbiter"]}]})
     complete = ma.fields.Boolean(metadata={"description": "False while a seat's export hides something"})
     status = ma.fields.String(validate=ma.validate.OneOf(["active", "finished"]))
     version = ma.fields.Integer()
@@ -92,7 +92,7 @@ VERIFY_LINK = {"VerifyThisExport": {"operationId": "verifyExport", "requestBody"
 
 
 @blp.route("/<uuid:game_id>/export")
-@blp.doc(operationId="exportGame", security=BEARER_AUTH, responses={200: {"links": VERIFY_LINK}})
+@blp.doc(operationId="exportGame", security=READ_AUTH, responses={200: {"links": VERIFY_LINK}})
 @blp.response(200, ExportSchema, headers=ETAG_HEADER)
 @blp.problems(401, 404, 503)
 def export_game(game_id: UUID):
