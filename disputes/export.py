@@ -61,8 +61,8 @@ SCHEMA = {
     "properties": {
         "format": {"type": "string", "enum": [FORMAT]},
         "game_id": {"type": "string", "maxLength": 64, "description": "Informational; not hashed"},
-        "exported_for": {"description": "A seat number, \"host\" or \"arbiter\"",
-                         "oneOf": [_SEAT, {"type": "string", "enum": ["host", "arbiter"]}]},
+        "exported_for": {"description": "A seat number, \"host\", \"spectator\" or \"arbiter\"",
+                         "oneOf": [_SEAT, {"type": "string", "enum": ["host", "spectator", "arbiter"]}]},
         "complete": {"type": "boolean", "description": "False while a seat's export hides something"},
         "status": {"type": "string", "enum": ["active", "finished"]},
         "version": _VERSION,

@@ -32,6 +32,7 @@ from service import listing
 from service.cache import GameCache
 from service.game import Game, GameMapper, hash_token, project_game
 from service.listing import Filters, Listed, ListingRecorder
+from service.live import Hub
 from service.seeds import SeedKeys
 
 
@@ -44,6 +45,7 @@ class NewGame:
     game: Game
     seat_tokens: list[str]
     host_token: str
+    spectator_token: str
 
 
 DEFAULT_ENV = {
@@ -65,6 +67,8 @@ class Parley(Application):
     def __init__(self, rulesets: dict, env: dict | None = None,
                  snapshot_interval: int | None = None):
         self._games = GameCache()
+        # Streams and long polls wait here for games' next events (service/live.py).
+        self.live = Hub(lambda ids: cast(ListingRecorder, self.recorder).select_versions(ids))
         if snapshot_interval is not None:
             self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]  # this app's
         self.rulesets = dict(rulesets)
@@ -131,7 +135,7 @@ class Parley(Application):
 
     def create_game(self, ruleset_id: str, players: list[str], chance_mode: str,
                     options: dict | None = None, content: dict | None = None,
-                    table_setup: dict | None = None) -> NewGame:
+                    table_setup: dict | None = None, public: bool = False) -> NewGame:
         ruleset = self.rulesets[ruleset_id]
         chance: domain_chance.ServerChance | domain_chance.TableChance
         commitment: str | None
@@ -146,6 +150,7 @@ class Parley(Application):
         setup_events = json_safe(ruleset.setup(list(players), options, content, chance, table_setup))
         seat_tokens = [secrets.token_urlsafe(32) for _ in players]
         host_token = secrets.token_urlsafe(32)
+        spectator_token = secrets.token_urlsafe(32)
         options, content, table_setup = json_safe(options), json_safe(content), json_safe(table_setup)
         salt = chain.new_salt()
         creation = chain.creation_content(ruleset.id, ruleset.version, list(players), options,
@@ -157,11 +162,12 @@ class Parley(Application):
             commitment=commitment, seed=None if seed is None or commitment is None else self.seeds.seal(seed, commitment),
             options=options, content=content,
             table_setup=table_setup, salt=salt, hash=chain.creation_hash(salt, creation),
+            spectator_token_hash=hash_token(spectator_token), public=public,
         )
         game.begin(ruleset, self.seeds)
         game.record(setup_events, command=None)
         self.save(game)
-        return NewGame(game, seat_tokens, host_token)
+        return NewGame(game, seat_tokens, host_token, spectator_token)
 
     def execute(self, game_id: UUID, seat: int, command: dict, game: Game | None = None,
                 dry_run: bool = False, reporter: str = "table",
@@ -209,17 +215,23 @@ class Parley(Application):
             # The insert was retried after a lost connection (service/store.py) and its
             # first attempt had committed: these are our events, not another command's.
             game.stored_now = self.stored_events(game.id, after=before, limit=game.version - before)
+            self.live.stored(game.id, game.stored_now)
             return
         self._games.stored(game, before)
         # The events just stored, for the answer: reading them back costs a query.
         game.stored_now = [recording.domain_event for recording in recordings
                            if recording.domain_event.originator_id == game.id]
+        self.live.stored(game.id, game.stored_now)
 
     def _stored_as_recorded(self, game: Game) -> bool:
         """Is the record stored at the game's version the one this game recorded? Each record
         has a fresh random salt in its hash, so an equal hash means the same record."""
         stored = self.stored_events(game.id, after=game.version - 1, limit=1)
         return bool(stored) and stored[0].hash is not None and stored[0].hash == game.head_hash
+
+    def close(self) -> None:
+        self.live.close()
+        super().close()
 
     # Reads ------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ send(app, request, game, caught_up) answers one of the outcomes below; the HTTP 
 (service/api/commands.py) only parses the request and maps each outcome to its answer. In order:
 
 1. the seat acted for: the host token names it (SeatRequired; NO_SUCH_SEAT), a seat's token
-   may name only its own (NotYourSeat);
+   may name only its own (NotYourSeat), a spectator's token acts for none (SpectatorsOnlyRead);
 2. an Idempotency-Key (not on a dry run): a malformed one (BadIdempotencyKey); one already
    accepted with this body answers its first result (Replayed), with another body KeyReused;
 3. If-Match (PreconditionFailed);
@@ -32,7 +32,7 @@ from eventsourcing.persistence import IntegrityError
 from domain import adjudication
 from domain.ruleset import Rejected
 from service.application import Parley
-from service.game import Game, IdempotencyKeyReused
+from service.game import SPECTATOR, Game, IdempotencyKeyReused
 
 KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
 
@@ -51,7 +51,7 @@ class IfMatch:
 @dataclass(frozen=True)
 class CommandRequest:
     game_id: UUID
-    caller: int | str            # the token's seat, or "host"
+    caller: int | str            # the token's seat, "host" or "spectator" (refused)
     body: dict                   # as sent: the command with "seat" and "expected_version"
     dry_run: bool = False
     if_match: IfMatch | None = None
@@ -101,6 +101,11 @@ class SeatRequired(Outcome):
 
 @dataclass
 class NotYourSeat(Outcome):
+    pass
+
+
+@dataclass
+class SpectatorsOnlyRead(Outcome):
     pass
 
 
@@ -177,6 +182,8 @@ def _attempt(app: Parley, request: CommandRequest, game: Game, caught_up: bool) 
 
 
 def _seat(caller: int | str, asked_seat: int | None, seats: int) -> int:
+    if caller == SPECTATOR:
+        raise _Answer(SpectatorsOnlyRead())
     if caller == "host":
         if asked_seat is None:
             raise _Answer(SeatRequired())

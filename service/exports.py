@@ -3,8 +3,9 @@
 Who gets what:
 - the arbiter (the operator's token) gets everything, the server seed included;
 - after the end everyone with a token of the game gets everything, the seed included;
-- while the game runs the host gets every record but not the seed, and a seat gets each
-  record as the rules let that seat see it. A record the seat may not see in full keeps its
+- while the game runs the host gets every record but not the seed, a seat gets each
+  record as the rules let that seat see it, and a spectator (its token, or anyone on a public
+  game) each record as every seat may see it (the rules' viewer None). A record the seat may not see in full keeps its
   hash but loses its salt (marked "redacted"), so the seat can check every link it can see
   and cannot test guesses against the hidden ones.
 """
@@ -14,16 +15,17 @@ from typing import Any
 
 from disputes.export import FORMAT
 from domain.ruleset import ARBITER
-from service.game import Game
+from service.game import SPECTATOR, Game
 
 
 def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:
-    """viewer: a seat number, "host" or ARBITER. `game` is the game at its latest version."""
+    """viewer: a seat number, "host", "spectator" or ARBITER. `game` is the game at its
+    latest version."""
     ruleset = game.ruleset
     finished = ruleset.status(game.state).finished
     complete = finished or viewer in ("host", ARBITER)
     seed_shown = game.chance_mode == "server" and (finished or viewer == ARBITER)
-    sees = ARBITER if complete else viewer
+    sees = ARBITER if complete else None if viewer == SPECTATOR else viewer
     export: dict[str, Any] = {
         "format": FORMAT,
         "game_id": str(game.id),

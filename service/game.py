@@ -30,6 +30,10 @@ from service.seeds import SeedKeys, SeedUnavailable, is_sealed
 RULESET = "ruleset"
 SEEDS = "seeds"
 
+# The caller a spectator's token (or anyone, on a public game) reads as: what every seat may
+# see, never a seat's secret; it sends nothing (docs/api.md, "Spectators").
+SPECTATOR = "spectator"
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -47,7 +51,7 @@ class Game(Aggregate):
     sees the same keys. Class version 2 added it; older snapshots are upcast with none.
     """
 
-    class_version = 2
+    class_version = 3
 
     if TYPE_CHECKING:  # not a stored field: set on a game by Parley.execute, the events it just stored
         stored_now: list
@@ -56,7 +60,22 @@ class Game(Aggregate):
     def upcast_v1_v2(state: dict) -> None:
         state["idempotency"] = {}
 
+    @staticmethod
+    def upcast_v2_v3(state: dict) -> None:
+        state["spectator_token_hash"] = None
+        state["public"] = False
+
     class Created(Aggregate.Created):
+        """The creation record. Class version 2 added the spectator's token hash and whether
+        the game is public; games created before have no spectator token and are not public."""
+
+        class_version = 2
+
+        @staticmethod
+        def upcast_v1_v2(state: dict) -> None:
+            state["spectator_token_hash"] = None
+            state["public"] = False
+
         ruleset_id: str
         ruleset_version: str
         seats: list
@@ -70,6 +89,8 @@ class Game(Aggregate):
         table_setup: dict | None
         salt: str | None
         hash: str | None
+        spectator_token_hash: str | None
+        public: bool
 
         def apply(self, game: Game) -> None:
             # Read from the store, the record carries the ruleset it names (GameMapper); on
@@ -83,12 +104,15 @@ class Game(Aggregate):
                  seat_token_hashes: list, host_token_hash: str, chance_mode: str,
                  commitment: str | None, seed: str | None, options: dict | None,
                  content: dict | None, table_setup: dict | None,
-                 salt: str | None = None, hash: str | None = None):
+                 salt: str | None = None, hash: str | None = None,
+                 spectator_token_hash: str | None = None, public: bool = False):
         self.ruleset_id = ruleset_id
         self.ruleset_version = ruleset_version
         self.seats = seats
         self.seat_token_hashes = seat_token_hashes
         self.host_token_hash = host_token_hash
+        self.spectator_token_hash = spectator_token_hash
+        self.public = public
         self.chance_mode = chance_mode
         self.commitment = commitment
         self.seed = seed
@@ -214,7 +238,8 @@ class Game(Aggregate):
     # Reading the game -------------------------------------------------------------
 
     def seat_for_token(self, token: str) -> int | str | None:
-        """The seat number, "host", or None. Every hash is compared, in constant time."""
+        """The seat number, "host", "spectator" or None. Every hash is compared, in constant
+        time."""
         digest = hash_token(token)
         found: int | str | None = None
         for seat, seat_hash in enumerate(self.seat_token_hashes):
@@ -222,6 +247,8 @@ class Game(Aggregate):
                 found = seat
         if hmac.compare_digest(digest, self.host_token_hash):
             found = "host"
+        if self.spectator_token_hash is not None and hmac.compare_digest(digest, self.spectator_token_hash):
+            found = SPECTATOR
         return found
 
     @property

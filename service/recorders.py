@@ -38,6 +38,7 @@ SQLITE_TABLES = (
 INSERT_GAME = f"INSERT INTO {GAMES} (id, ruleset, players, created_at, version, finished) VALUES (?, ?, ?, ?, ?, ?)"
 INSERT_NAME = f"INSERT OR IGNORE INTO {PLAYERS} (name, seq) VALUES (?, ?)"
 UPDATE_GAME = f"UPDATE {GAMES} SET version = MAX(version, ?), finished = (finished OR ?) WHERE id = ?"
+VERSIONS_BATCH = 500  # ids per SELECT of select_versions (SQLite allows 32,766 parameters)
 BUSY_SECONDS = 600  # how long a process starting on SQLite waits for another's backfill
 
 
@@ -69,6 +70,16 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(sql, params)
             return [Listed(i, r, json.loads(p), c_at, v, bool(f)) for i, r, p, c_at, v, f in c.fetchall()]
+
+    def select_versions(self, game_ids: list[str]) -> dict[str, int]:
+        """The stored version of each of these games that exists (service/live.py)."""
+        found: dict[str, int] = {}
+        with self.datastore.transaction(commit=False) as c:
+            for start in range(0, len(game_ids), VERSIONS_BATCH):
+                batch = game_ids[start:start + VERSIONS_BATCH]
+                c.execute(f"SELECT id, version FROM {GAMES} WHERE id IN ({', '.join('?' * len(batch))})", batch)
+                found.update((i, v) for i, v in c.fetchall())
+        return found
 
     def create_listing(self, backfill: BackfillFunction) -> None:
         """The listing's tables, filled from the events stored so far, unless they exist: in one
@@ -143,6 +154,11 @@ class ListingPOPORecorder(POPOApplicationRecorder):
         with self._database_lock:
             assert self._games is not None, "create_listing() first"
             return select_in_memory(self._games, self._names, filters)
+
+    def select_versions(self, game_ids: list[str]) -> dict[str, int]:
+        with self._database_lock:
+            assert self._games is not None, "create_listing() first"
+            return {i: self._games[i].version for i in game_ids if i in self._games}
 
     def create_listing(self, backfill: BackfillFunction) -> None:
         with self._database_lock:

@@ -267,6 +267,14 @@ def _select_games(self, filters: Filters) -> list[Listed]:
         return [Listed(str(i), r, list(p), c, v, f) for i, r, p, c, v, f in curs.fetchall()]
 
 
+def _select_versions(self, game_ids: list[str]) -> dict[str, int]:
+    """The stored version of each of these games that exists (service/live.py): one indexed
+    query, whatever the number of ids."""
+    with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+        curs.execute(self.select_versions_sql, (list(game_ids),), prepare=True)
+        return {str(i): v for i, v in curs.fetchall()}
+
+
 class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorder):
     """The application's events, and the game list written with them (service/listing.py)."""
 
@@ -303,12 +311,15 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
             for n in range(1, COMMAND_ROWS + 1)]
         self.listing_sql = ListingSQL(SQL("{schema}.{games}").format(**names).as_string(None),
                                       SQL("{schema}.{players}").format(**names).as_string(None), "%s")
+        self.select_versions_sql = SQL("SELECT id, version FROM {schema}.{games} WHERE id = ANY(%s::{id_type}[])").format(
+            **names).as_string(None)
 
     insert_events = _fail_fast(_insert_in_one_round_trip)
     select_events = _fail_fast(PostgresApplicationRecorder.select_events)
     select_notifications = _fail_fast(PostgresApplicationRecorder.select_notifications)
     max_notification_id = _fail_fast(PostgresApplicationRecorder.max_notification_id)
     select_games = _fail_fast(_select_games)
+    select_versions = _fail_fast(_select_versions)
 
     def create_listing(self, backfill: BackfillFunction) -> None:
         """The listing's tables, filled from the events stored so far, unless they exist: in

@@ -23,7 +23,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from domain.ruleset import ARBITER
 from service.application import GameNotFound, Parley
 from service.errors import DOCUMENTED, PROBLEM_JSON, RATE_LIMITED, SERVER_LIMITS, Problem, ProblemSchema
-from service.game import Game
+from service.game import SPECTATOR, Game
 
 BEARER = re.compile(r"^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$", re.IGNORECASE)
 
@@ -176,14 +176,22 @@ def bearer_token() -> str:
     header = request.headers.get("Authorization", "")
     match = BEARER.match(header)
     if not match:
-        raise Problem(401, "Send a seat's or the host's token as 'Authorization: Bearer <token>'.",
+        raise Problem(401, "Send a seat's, the host's or the spectator's token as 'Authorization: Bearer <token>'.",
                       headers={"WWW-Authenticate": 'Bearer realm="parley"'})
     return match.group(1)
 
 
-def authenticate(game_id: UUID, load=None) -> tuple[Game, int | str]:
+def authenticate(game_id: UUID, load=None, *, reading: bool = False) -> tuple[Game, int | str]:
     """Load the game (with `load`, by default its latest version) and tell whose token this
-    is: a seat number or "host"."""
+    is: a seat number, "host" or "spectator".
+
+    `reading`: the request only reads the game, so a public game answers it without a token,
+    as its spectator (SPECTATOR). Without a token, a game that is not public and a game that
+    does not exist get the same 401: nobody learns which ids exist by asking."""
+    if reading and not request.headers.get("Authorization"):
+        game = _public_game(game_id, load)
+        if game is not None:
+            return game, SPECTATOR
     token = bearer_token()
     try:
         game = (load or application().get_game)(game_id)
@@ -194,6 +202,14 @@ def authenticate(game_id: UUID, load=None) -> tuple[Game, int | str]:
         raise Problem(401, "This token does not belong to this game.", "INVALID_TOKEN",
                       headers={"WWW-Authenticate": 'Bearer realm="parley", error="invalid_token"'})
     return game, caller
+
+
+def _public_game(game_id: UUID, load=None) -> Game | None:
+    try:
+        game = (load or application().get_game)(game_id)
+    except GameNotFound:
+        return None
+    return game if game.public else None
 
 
 def arbiter_request() -> bool:
@@ -209,16 +225,18 @@ def is_arbiter_token(token: str) -> bool:
 
 
 def authenticate_reader(game_id: UUID) -> tuple[Game, int | str]:
-    """As authenticate(), and the arbiter's token is accepted too (caller ARBITER)."""
-    token = bearer_token()
-    if is_arbiter_token(token):
+    """As authenticate() for a read, and the arbiter's token is accepted too (caller ARBITER)."""
+    if request.headers.get("Authorization") and is_arbiter_token(bearer_token()):
         try:
             return application().get_game(game_id), ARBITER
         except GameNotFound:
             raise Problem(404, "There is no game with this id.", "GAME_NOT_FOUND") from None
-    return authenticate(game_id)
+    return authenticate(game_id, reading=True)
 
 
 def viewer_for(caller: int | str):
-    """The viewer the rules render for: the host sees as the arbiter."""
-    return ARBITER if caller == "host" else caller
+    """The viewer the rules render for: the host sees as the arbiter, a spectator as nobody's
+    seat (None: what every seat may see)."""
+    if caller == "host":
+        return ARBITER
+    return None if caller == SPECTATOR else caller

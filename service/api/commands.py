@@ -72,6 +72,10 @@ class DryRunQuerySchema(ma.Schema):
                        "hidden outcomes shown are examples, not the real ones (docs/api.md)."})
 
 
+# flask-smorest's `doc(parameters=...)` replaces the parameters it would generate from
+# DryRunQuerySchema: the query's is documented here, beside the headers.
+DRY_RUN = {"in": "query", "name": "dry_run", "required": False, "schema": {"type": "boolean", "default": False},
+           "description": DryRunQuerySchema._declared_fields["dry_run"].metadata["description"]}
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
             "description": 'Refuse (412) unless the game is still at this version: "<version>"'}
 
@@ -98,7 +102,7 @@ PREFERENCE_APPLIED = {"Preference-Applied": {
 
 
 @blp.route("/<uuid:game_id>/commands", methods=["POST"])
-@blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[IF_MATCH, IDEMPOTENCY_KEY, PREFER])
+@blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[DRY_RUN, IF_MATCH, IDEMPOTENCY_KEY, PREFER])
 @blp.arguments(CommandSchema)
 @blp.arguments(DryRunQuerySchema, location="query")
 @blp.response(200, CommandResultSchema, headers={**ETAG_HEADER, **PREFERENCE_APPLIED})
@@ -192,6 +196,9 @@ ANSWERS: dict[type, Callable[..., tuple[dict, int, dict] | Problem]] = {
     commands.SeatRequired: lambda o, *_: Problem(
         422, "The host token acts for a seat: add \"seat\" to the command.", "SEAT_REQUIRED", section=SERVICE_RULE),
     commands.NotYourSeat: lambda o, *_: Problem(403, "Your token acts for your own seat only.", "NOT_YOUR_SEAT"),
+    commands.SpectatorsOnlyRead: lambda o, *_: Problem(
+        403, "A spectator's token reads the game; it cannot send commands, not even a dry run.",
+        "SPECTATOR_CANNOT_ACT"),
     commands.BadIdempotencyKey: lambda o, *_: Problem(
         400, "An Idempotency-Key is 1 to 255 visible ASCII characters.", "INVALID_IDEMPOTENCY_KEY"),
     commands.KeyReused: lambda o, *_: Problem(

@@ -1,24 +1,46 @@
-"""GET /games/{id}/events: the stored log, paged by cursor, as the caller may see it."""
+"""GET /games/{id}/events: the stored log, paged by cursor, as the caller may see it; with
+`wait`, a long poll. GET /games/{id}/stream: the same log pushed as Server-Sent Events.
+
+Both wait for new events in the process's live hub (service/live.py): a command stored by
+this process wakes them at once, one stored by any other process or node within about
+PARLEY_LIVE_POLL_SECONDS. A waiting request holds no database connection and, under the
+Procfile's gevent workers, no thread.
+"""
 from __future__ import annotations
 
+import json
+import os
+import time
 from uuid import UUID
 
 import marshmallow as ma
-from flask import url_for
+from flask import Response, current_app, request, stream_with_context, url_for
 
 from service.api import Blueprint, application, authenticate
 from service.api.commands import EventEntrySchema
-from service.api.games import BEARER_AUTH
+from service.api.games import READ_AUTH
 from service.api.render import event_entry
+from service.errors import Problem
+from service.game import Game
 
 blp = Blueprint("events", __name__, url_prefix="/games",
-                description="The event log: creation, then every event with the command behind it.")
+                description="The event log: creation, then every event with the command behind it; "
+                            "long-polled, or pushed as Server-Sent Events.")
+
+MAX_WAIT = 30                 # seconds a long poll may wait
+HEARTBEAT_SECONDS = float(os.environ.get("PARLEY_STREAM_HEARTBEAT_SECONDS", "15"))
+STREAM_SECONDS = float(os.environ.get("PARLEY_STREAM_SECONDS", "600"))
+RETRY_MS = 2000               # how soon an EventSource reconnects after a stream ends
+PAGE = 200                    # stored events read at a time by a stream
 
 
 class EventsQuerySchema(ma.Schema):
     after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0),
                               metadata={"description": "Return events after this version (a cursor)"})
     limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(min=1, max=1000))
+    wait = ma.fields.Float(load_default=0, validate=ma.validate.Range(min=0, max=MAX_WAIT), metadata={
+        "description": "A long poll: when 'after' is the game's latest version, wait up to this many seconds "
+                       f"(at most {MAX_WAIT}) and answer as soon as an event is stored; an empty page if none came"})
 
 
 class EventPageSchema(ma.Schema):
@@ -27,19 +49,51 @@ class EventPageSchema(ma.Schema):
         "description": "Pass as 'after' for the next page; null at the end of the log"})
 
 
+class StreamQuerySchema(ma.Schema):
+    after = ma.fields.Integer(validate=ma.validate.Range(min=0), metadata={
+        "description": "Send the events stored after this version (default 0: the whole log). A "
+                       "Last-Event-ID header, as an EventSource sends when it reconnects, takes precedence"})
+
+
+# Documented by hand beside the header: flask-smorest's `doc(parameters=...)` replaces the
+# parameters it would generate from StreamQuerySchema, so the query's is listed here too.
+AFTER_PARAMETER = {"in": "query", "name": "after", "required": False,
+                   "schema": {"type": "integer", "minimum": 0},
+                   "description": StreamQuerySchema._declared_fields["after"].metadata["description"]}
 LINK_HEADER = {"Link": {"description": 'RFC 8288: the next page, rel="next"', "schema": {"type": "string"}}}
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "description": "Resume after this version (the 'id' of the last event received)",
+                 "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}}
+STREAM_ANSWER = {
+    "description": "text/event-stream (Server-Sent Events): each stored event after your position as one "
+                   "message, 'id: <version>' and 'data: <the event entry as in /events, as JSON>'; a comment "
+                   "line every 15 s keeps it open through proxies. It ends after the event that ends the game, "
+                   "and after PARLEY_STREAM_SECONDS (600 s): reconnect with Last-Event-ID to resume.",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+}
+FINISHED_ANSWER = {"description": "The game is finished and you have every event: nothing more will come "
+                                  "(an EventSource stops reconnecting)"}
 
 
 @blp.route("/<uuid:game_id>/events")
-@blp.doc(operationId="listEvents", security=BEARER_AUTH)
+@blp.doc(operationId="listEvents", security=READ_AUTH)
 @blp.arguments(EventsQuerySchema, location="query")
 @blp.response(200, EventPageSchema, headers=LINK_HEADER)
 @blp.problems(400, 401, 404, 503)
 def list_events(query: dict, game_id: UUID):
-    """A page of the event log; commands and events redacted for your seat."""
-    game, caller = authenticate(game_id)
+    """A page of the event log, redacted for you; with `wait`, a long poll.
+
+    With `wait` and `after` at the end of the log, it answers as soon as an event is stored,
+    or with an empty page after `wait` seconds. An `after` past the end is answered at once."""
+    game, caller = authenticate(game_id, reading=True)
     after, limit = query["after"], query["limit"]
-    stored = application().stored_events(game_id, after=after, limit=limit + 1)
+    parley = application()
+    stored = parley.stored_events(game_id, after=after, limit=limit + 1)
+    # Only a caller at the end of the log waits: past it, no event it could have seen exists.
+    if not stored and query["wait"] > 0 and after == game.version:
+        with parley.live.watching(game_id, game.version) as watch:
+            if parley.live.wait(watch, after, query["wait"]):
+                stored = parley.stored_events(game_id, after=after, limit=limit + 1)
     more = len(stored) > limit
     page = stored[:limit]
     body = {"events": [event_entry(game, e, caller) for e in page],
@@ -49,3 +103,78 @@ def list_events(query: dict, game_id: UUID):
         link = url_for("events.list_events", game_id=game_id, after=body["next"], limit=limit)
         headers["Link"] = f'<{link}>; rel="next"'
     return body, 200, headers
+
+
+@blp.route("/<uuid:game_id>/stream")
+@blp.doc(operationId="streamEvents", security=READ_AUTH, parameters=[AFTER_PARAMETER, LAST_EVENT_ID],
+         responses={200: STREAM_ANSWER, 204: FINISHED_ANSWER})
+@blp.arguments(StreamQuerySchema, location="query")
+@blp.problems(400, 401, 404, 503)
+def stream_events(query: dict, game_id: UUID):
+    """Every event stored after your position, pushed as it is stored (Server-Sent Events).
+
+    Redacted for you exactly as /events is; see docs/api.md, "Live updates"."""
+    game, caller = authenticate(game_id, reading=True)
+    position = _position(query)
+    if game.status.finished and position >= game.version:
+        return Response(status=204)
+    parley = application()
+    heartbeat = current_app.config.get("STREAM_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+    lifetime = current_app.config.get("STREAM_SECONDS", STREAM_SECONDS)
+
+    def fetch(after: int) -> list:
+        return parley.stored_events(game_id, after=after, limit=PAGE)
+
+    def messages():
+        at = position
+        ends = time.monotonic() + lifetime
+        yield f"retry: {RETRY_MS}\n\n"
+        with parley.live.watching(game_id, game.version) as watch:
+            while True:
+                batch, ended = [], False
+                for stored in parley.live.events_after(watch, at, fetch):
+                    if stored.originator_version <= at:
+                        continue
+                    batch.append(_message(watch, game, stored, caller))
+                    at = stored.originator_version
+                    if _ends_the_game(stored):
+                        ended = True
+                        break
+                if batch:  # one write for everything that is new (a command's events come together)
+                    yield "".join(batch)
+                if ended:
+                    return
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return
+                if not parley.live.wait(watch, at, min(heartbeat, left)):
+                    yield ": keep-alive\n\n"
+
+    return Response(stream_with_context(messages()), 200, mimetype="text/event-stream",
+                    headers={"X-Accel-Buffering": "no"})  # nginx: pass each message on at once
+
+
+def _position(query: dict) -> int:
+    """Where the caller's copy of the log ends: Last-Event-ID (a reconnecting EventSource), else ?after."""
+    header = request.headers.get("Last-Event-ID")
+    if header is None or header.strip() == "":
+        return query.get("after", 0)
+    if not header.strip().isdigit() or len(header.strip()) > 18:
+        raise Problem(400, "Last-Event-ID is the version of the last event you received: a whole number.",
+                      "MALFORMED_REQUEST")
+    return int(header.strip())
+
+
+def _message(watch, game: Game, stored, caller) -> str:
+    """One event as a Server-Sent Events message, rendered once per kind of reader and shared
+    by every stream of the game in this process (service/live.py)."""
+    key = (stored.originator_version, caller)
+    message = watch.rendered.get(key)
+    if message is None:
+        entry = json.dumps(event_entry(game, stored, caller), separators=(",", ":"), ensure_ascii=False)
+        message = watch.rendered[key] = f"id: {stored.originator_version}\ndata: {entry}\n\n"
+    return message
+
+
+def _ends_the_game(stored) -> bool:
+    return isinstance(stored, Game.Happened) and stored.event.get("type") == "GameEnded"

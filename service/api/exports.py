@@ -14,7 +14,7 @@ from flask import current_app, request
 
 from disputes.export import FORMAT, SCHEMA, MalformedExport
 from service.api import Blueprint, application, arbiter_request, authenticate_reader, loads_strictly
-from service.api.games import BEARER_AUTH, ETAG_HEADER
+from service.api.games import ETAG_HEADER, READ_AUTH
 from service.errors import Problem
 from service.exports import build_export
 
@@ -73,8 +73,8 @@ class ExportSchema(ma.Schema):
     format = ma.fields.String(required=True, validate=ma.validate.Equal(FORMAT))
     game_id = ma.fields.String(metadata={"description": "Informational; not hashed"})
     exported_for = ma.fields.Raw(metadata={
-        "description": "A seat number, \"host\" or \"arbiter\"",
-        "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host", "arbiter"]}]})
+        "description": "A seat number, \"host\", \"spectator\" or \"arbiter\"",
+        "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host", "spectator", "arbiter"]}]})
     complete = ma.fields.Boolean(metadata={"description": "False while a seat's export hides something"})
     status = ma.fields.String(validate=ma.validate.OneOf(["active", "finished"]))
     version = ma.fields.Integer()
@@ -92,7 +92,7 @@ VERIFY_LINK = {"VerifyThisExport": {"operationId": "verifyExport", "requestBody"
 
 
 @blp.route("/<uuid:game_id>/export")
-@blp.doc(operationId="exportGame", security=BEARER_AUTH, responses={200: {"links": VERIFY_LINK}})
+@blp.doc(operationId="exportGame", security=READ_AUTH, responses={200: {"links": VERIFY_LINK}})
 @blp.response(200, ExportSchema, headers=ETAG_HEADER)
 @blp.problems(401, 404, 503)
 def export_game(game_id: UUID):
@@ -131,13 +131,22 @@ def openapi_schema(schema):
     return out
 
 
+def export_document() -> dict:
+    """The component ExportDocument: openapi_schema(SCHEMA) with its title as the description.
+    Client generators name a model after its title (openapi-python-client made
+    "A Parley game export (parley-export/1)" class Field1); the component's name is better."""
+    document = openapi_schema(SCHEMA)
+    document["description"] = document.pop("title")
+    return document
+
+
 class ExportTakingBlueprint(Blueprint):
     """A blueprint whose operations take an export as their body (@blp.doc(requestBody=EXPORT_BODY)):
     the format is documented once, as the component ExportDocument, from disputes/export.py."""
 
     def register_views_in_doc(self, api, app, spec, *, name, parameters):
         if EXPORT_DOCUMENT not in spec.components.schemas:
-            spec.components.schema(EXPORT_DOCUMENT, openapi_schema(SCHEMA))
+            spec.components.schema(EXPORT_DOCUMENT, export_document())
         super().register_views_in_doc(api, app, spec, name=name, parameters=parameters)
 
 

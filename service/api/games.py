@@ -18,6 +18,8 @@ blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Create a game, then read it with a seat's or the host's token.")
 
 BEARER_AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+# The reads: a token, or none at all on a public game (read as its spectator).
+READ_AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
 
 
 # Schemas -------------------------------------------------------------------------------
@@ -46,6 +48,15 @@ def _served_ruleset_ids() -> list[str]:
     return sorted(all_rulesets())
 
 
+class JSONBoolean(ma.fields.Boolean):
+    """true or false, as JSON has them: marshmallow's Boolean also takes 0, 1, "yes"..."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class CreateGameSchema(ma.Schema):
     ruleset = ma.fields.String(required=True, metadata={"example": "corsairs-of-valeria",
                                                         "enum": _served_ruleset_ids()})
@@ -60,6 +71,9 @@ class CreateGameSchema(ma.Schema):
                              metadata={"description": "Component content: see the ruleset's content_schema"})
     setup = ma.fields.Dict(allow_none=True, load_default=None,
                            metadata={"description": "Table mode: what was shuffled or drawn at setup"})
+    public = JSONBoolean(load_default=False, metadata={
+        "description": "true: anyone may read the game without a token, as its spectator sees it "
+                       "(the view, events, stream and export; never a seat's secret)"})
 
 
 class SeatSchema(ma.Schema):
@@ -88,6 +102,12 @@ class CreatedGameSchema(ma.Schema):
     seats = ma.fields.List(ma.fields.Nested(SeatWithTokenSchema), required=True)
     host_token = ma.fields.String(required=True, metadata={
         "description": "Bearer token that may act for any seat (a companion app at a table)"})
+    spectator_token = ma.fields.String(required=True, metadata={
+        "description": "Bearer token that reads the game as an audience may (the view, events, stream, "
+                       "legal commands of nobody, the export): what every seat may see, never a seat's "
+                       "secret; it cannot send commands. Shown once, stored only as a hash"})
+    public = ma.fields.Boolean(required=True, metadata={
+        "description": "Whether anyone may read the game without a token, as its spectator"})
     chance = ma.fields.Nested(ChanceSchema, required=True)
 
 
@@ -113,7 +133,8 @@ def result_doc() -> dict:
                                                   "description": "1 for the winner or winners; seats equal after "
                                                                  "every tie-break share a rank (1, 2, 2, 4)"},
                                          "score": {"type": "number", "description": "The score as the game counts it"}}}},
-            "tie_breaks": {"type": "array", "description": "The tie-breaks applied, in the game's own words"},
+            # items: {} (any): an array without items is refused by client generators
+            "tie_breaks": {"type": "array", "items": {}, "description": "The tie-breaks applied, in the game's own words"},
             "details": {"type": "object", "description": "The game's own scoring sheet"},
         },
     }
@@ -130,8 +151,9 @@ class GameViewSchema(ma.Schema):
                              metadata={"description": "Seats whose decision it is now"})
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
     you = ma.fields.Raw(required=True, metadata={
-        "description": "Your seat number, or \"host\"",
-        "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host"]}]})
+        "description": "Your seat number, \"host\", or \"spectator\" (the spectator's token, or no token "
+                       "on a public game)",
+        "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host", "spectator"]}]})
     state = ma.fields.Dict(required=True, metadata={"description": "The game as you may see it"})
     result = ma.fields.Dict(required=True, allow_none=True, metadata=result_doc())
     chance = ma.fields.Nested(ChanceSchema, required=True)
@@ -242,11 +264,12 @@ def create_game(body: dict):
         # Validating custom content can hold the CPU for a while: in a native thread (service/serving.py).
         offload(check_creation, ruleset, body["content"])
     new = application().create_game(ruleset.id, players, body["chance"], body["options"],
-                                    body["content"], body["setup"])
+                                    body["content"], body["setup"], public=body["public"])
     game = new.game
     created = {
         "id": game.id, "ruleset": game.ruleset_id, "ruleset_version": game.ruleset_version,
         "version": game.version, "host_token": new.host_token,
+        "spectator_token": new.spectator_token, "public": game.public,
         "seats": [{"seat": i, "name": n, "token": t}
                   for i, (n, t) in enumerate(zip(game.seats, new.seat_tokens, strict=False))],
         "chance": {"mode": game.chance_mode, "commitment": game.commitment},
@@ -256,13 +279,16 @@ def create_game(body: dict):
 
 
 @blp.route("/<uuid:game_id>")
-@blp.doc(operationId="getGame", security=BEARER_AUTH)
+@blp.doc(operationId="getGame", security=READ_AUTH)
 @blp.arguments(VersionQuerySchema, location="query")
 @blp.response(200, GameViewSchema, headers=ETAG_HEADER)
 @blp.problems(400, 401, 404, 503)
 def get_game(query: dict, game_id: UUID):
-    """The game as your seat sees it (the host sees everything), optionally at a past version."""
-    game, caller = authenticate(game_id)
+    """The game as your seat sees it, optionally at a past version.
+
+    The host sees everything, a spectator what every seat may see. A public game answers
+    without a token, as its spectator."""
+    game, caller = authenticate(game_id, reading=True)
     version = query.get("version")
     if version is not None:
         if version > game.version:

@@ -7,6 +7,7 @@ import marshmallow as ma
 
 from service.api import Blueprint, authenticate
 from service.api.games import BEARER_AUTH
+from service.game import SPECTATOR
 
 blp = Blueprint("legal_commands", __name__, url_prefix="/games",
                 description="What the caller may do now, as complete command bodies.")
@@ -47,10 +48,13 @@ PLAY_LINK = {"PlayFirstLegalCommand": {
 @blp.problems(401, 404, 503)
 def list_legal_commands(game_id: UUID):
     """Every command you may send right now (the host token: every seat's, with 'seat')."""
+    # A token is asked even on a public game: only acting needs this answer, and a
+    # spectator's token gets that it may send nothing.
     game, caller = authenticate(game_id)
     ruleset, state = game.ruleset, game.state
     finished = ruleset.status(state).finished
-    seats = range(len(game.seats)) if caller == "host" else [caller]
+    # A spectator acts for nobody: no command and no table input is theirs to send.
+    seats = range(len(game.seats)) if caller == "host" else [] if caller == SPECTATOR else [caller]
     commands, inputs = [], []
     for seat in seats:
         legal = [] if finished else ruleset.legal_commands(state, seat)

@@ -56,5 +56,8 @@ def replay_export(query: dict):
 @blp.doc(operationId="replayViewer", responses={200: {"description": "The replay viewer (HTML)",
                                                       "content": {"text/html": {"schema": {"type": "string"}}}}})
 def viewer():
-    """The replay viewer: a game's timeline with a slider and the state at each version."""
+    """The replay viewer: the table at each version, as the token sees it.
+
+    It draws the table as SVG, highlights what changed, shows the result, a verification badge
+    and the timeline (docs/viewer.md)."""
     return send_from_directory(current_app.root_path + "/static", "viewer.html", mimetype="text/html")

@@ -1,39 +1,69 @@
-"use strict";
-// The replay viewer (viewer.html). Everything shown comes from a game or an uploaded export,
-// and an export can be crafted: game data reaches the page only as text (textContent, or
-// elements made with createElement), never as markup (innerHTML and its kin). The page's
-// Content-Security-Policy allows no inline script besides.
+// The replay viewer (viewer.html): the shell. It loads a game (its export, with a token) or an
+// export file, asks Parley for the state at each version as that token (or the chosen seat)
+// may see it, and hands it to the ruleset's drawing (boards/<ruleset>.js), which draws only
+// what that answer holds. Everything shown comes from a game or an uploaded export, and an
+// export can be crafted: game data reaches the page only as text (textContent, or elements
+// made with createElement/createElementNS), never as markup (innerHTML and its kin). The
+// page's Content-Security-Policy allows no inline script besides.
+import * as chrono from "./boards/chrono.js";
+import * as corsairs from "./boards/corsairs.js";
+import * as league from "./boards/league.js";
+import * as tesoros from "./boards/tesoros.js";
+import * as valeria from "./boards/valeria.js";
+
+const BOARDS = {"corsairs-of-valeria": corsairs, "league-of-pirates": league, "tesoros-del-rey-pirata": tesoros,
+                "chrono-corsairs": chrono, "valeria-card-kingdoms": valeria, "crimson-seas": valeria};
+
 const $ = (id) => document.getElementById(id);
-let source = null;   // {kind: "game", id, token} or {kind: "export", doc}
+let source = null;   // {kind: "game", id, token} or {kind: "export"}
+let doc = null;      // the export shown (fetched with the token, or the file)
 let entries = [];    // [{version, type, seat}]
 let seats = [];
+let content = null;  // the ruleset's content, from the creation record or GameSetUp
+let views = new Map();   // version -> the answer for it (as the token or chosen seat sees it)
+let asked = 0;           // the latest version asked for: older answers arriving late are dropped
+let exportUrl = null;
 
 function fail(message) { $("error").textContent = message; }
 
-function records(doc) {
+function records(d) {
   const out = [];
-  for (const e of (doc.setup || [])) out.push({version: e.version, type: e.event && e.event.type, seat: null});
-  for (const c of (doc.commands || [])) {
+  for (const e of (d.setup || [])) out.push({version: e.version, type: e.event && e.event.type, seat: null});
+  for (const c of (d.commands || [])) {
     for (const e of c.events || []) out.push({version: e.version, type: e.event && e.event.type, seat: c.seat});
   }
   return out;
 }
 
+function contentOf(d) {
+  // GameSetUp carries the content the game uses (the reference set when the creation sent none).
+  const setUp = (d.setup || []).map((e) => e.event).find((e) => e && typeof e.content === "object" && e.content);
+  return (setUp && setUp.content) || (d.creation && d.creation.content) || null;
+}
+
 async function loadGame(id, token) {
   const headers = {Authorization: "Bearer " + token};
   const r = await fetch(`/games/${encodeURIComponent(id)}/export`, {headers});
-  const doc = await r.json();
-  if (!r.ok) return fail(doc.detail || r.statusText);
+  const d = await r.json();
+  if (!r.ok) return fail(d.detail || r.statusText);
   source = {kind: "game", id, token};
-  show(doc);
+  $("seat").disabled = true;   // the token decides who is looking
+  show(d);
 }
 
-function loadExport(doc) { source = {kind: "export", doc}; show(doc); }
+function loadExport(d) {
+  source = {kind: "export"};
+  $("seat").disabled = false;
+  show(d);
+}
 
-function show(doc) {
+function show(d) {
   fail("");
-  entries = records(doc);
-  const creation = doc.creation || {};
+  doc = d;
+  views = new Map();
+  entries = records(d);
+  content = contentOf(d);
+  const creation = d.creation || {};
   seats = (creation.seats || []).map((s) => s.name);
   const last = entries.length ? entries[entries.length - 1].version : 1;
   $("title").textContent = `${creation.ruleset || "game"} — ${seats.join(", ")}`;
@@ -49,8 +79,92 @@ function show(doc) {
     li.onclick = () => { $("slider").value = e.version; at(e.version); };
     $("timeline").appendChild(li);
   }
+  if (source.kind === "export") {
+    const keep = $("seat").value;
+    $("seat").replaceChildren(new Option("everyone (the arbiter)", ""),
+                              ...seats.map((name, i) => new Option(`${name} (seat ${i})`, String(i))));
+    $("seat").value = seats[Number(keep)] !== undefined ? keep : "";
+  }
+  showExportLink(d);
   $("viewer").hidden = false;
+  verify(d);
   at(last);
+}
+
+function showExportLink(d) {
+  // The export needs the token in a header, so the link is to the copy this page already holds.
+  if (exportUrl) URL.revokeObjectURL(exportUrl);
+  exportUrl = URL.createObjectURL(new Blob([JSON.stringify(d, null, 1)], {type: "application/json"}));
+  const link = $("export-link");
+  link.href = exportUrl;
+  link.download = `parley-${d.game_id || "game"}-v${d.version || "export"}.json`;
+  link.textContent = source.kind === "game" ? "the game's export" : "the export file";
+  $("export-path").textContent = source.kind === "game"
+    ? `(GET /games/${source.id}/export${d.complete ? "" : ", as this seat may see it"})` : "";
+}
+
+async function verify(d) {
+  const badge = $("badge");
+  badge.className = "badge pending";
+  badge.textContent = "verifying…";
+  $("divergence").hidden = true;
+  let report;
+  try {
+    const r = await fetch("/verifications", {method: "POST", headers: {"Content-Type": "application/json"},
+                                             body: JSON.stringify(d)});
+    report = await r.json();
+    if (d !== doc) return;
+    if (!r.ok) {
+      badge.className = "badge unverifiable";
+      badge.textContent = "cannot be verified: " + (report.detail || r.statusText);
+      return;
+    }
+  } catch (err) {
+    badge.className = "badge unverifiable";
+    badge.textContent = "cannot be verified: " + err.message;
+    return;
+  }
+  badge.dataset.verdict = report.verdict;
+  if (report.verdict === "valid") {
+    badge.className = "badge valid";
+    badge.textContent = `✔ valid: every one of ${report.version} records re-adjudicated`;
+  } else if (report.verdict === "divergent" && report.divergence) {
+    const v = report.divergence;
+    badge.className = "badge divergent";
+    badge.dataset.version = v.version;
+    badge.textContent = `✘ divergent at version ${v.version}`;
+    $("divergence-detail").textContent = `${v.check}: ${v.detail}` +
+      (v.rule ? ` (${v.rule.code}, ${v.rule.rule}: ${v.rule.detail})` : "");
+    $("divergence-recorded").textContent = JSON.stringify(v.recorded, null, 1);
+    $("divergence-expected").textContent = JSON.stringify(v.expected, null, 1);
+    $("divergence-go").onclick = () => step(v.version - Number($("slider").value));
+    $("divergence").hidden = false;
+  } else {
+    badge.className = "badge incomplete";
+    badge.textContent = `incomplete: ${(report.notes || []).join(" ") || "this export withholds what a full check needs"}`;
+  }
+}
+
+async function fetchView(version) {
+  if (views.has(version)) return views.get(version);
+  let r;
+  if (source.kind === "game") {
+    r = await fetch(`/games/${encodeURIComponent(source.id)}?version=${version}`,
+                    {headers: {Authorization: "Bearer " + source.token}});
+  } else {
+    const seat = $("seat").value;
+    r = await fetch(`/replays?at=${version}${seat === "" ? "" : "&seat=" + seat}`,
+                    {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(doc)});
+  }
+  const view = await r.json();
+  if (!r.ok) throw new Error(view.detail || r.statusText);
+  if (source.kind === "game") {
+    const acted = [...entries].reverse().find((e) => e.version <= version && e.seat !== null);
+    view.last_command = acted ? {version: acted.version, seat: acted.seat, body: {type: acted.type}} : null;
+    view.viewer = view.you;
+  }
+  views.set(version, view);
+  return view;
 }
 
 function diceOf(state) {
@@ -58,22 +172,26 @@ function diceOf(state) {
   return (t && Array.isArray(t.dice)) ? t.dice : [];
 }
 
+function perspective(viewer) {
+  if (typeof viewer === "number") return `Seen by ${seats[viewer] || "seat " + viewer} (seat ${viewer}): ` +
+    "their own hidden things face up, the others' as backs and counts";
+  if (viewer === "host" || viewer === "arbiter") return `Seen by the ${viewer}: everything`;
+  return "Seen by a spectator: nothing hidden is shown";
+}
+
 async function at(version) {
+  const mine = ++asked;
   $("at").textContent = version;
-  let view;
-  if (source.kind === "game") {
-    const r = await fetch(`/games/${encodeURIComponent(source.id)}?version=${version}`,
-                          {headers: {Authorization: "Bearer " + source.token}});
-    view = await r.json();
-    if (!r.ok) return fail(view.detail || r.statusText);
-    const acted = [...entries].reverse().find((e) => e.version <= version && e.seat !== null);
-    view.last_command = acted ? {version: acted.version, seat: acted.seat, body: {type: acted.type}} : null;
-  } else {
-    const r = await fetch(`/replays?at=${version}`, {method: "POST", headers: {"Content-Type": "application/json"},
-                                                     body: JSON.stringify(source.doc)});
-    view = await r.json();
-    if (!r.ok) return fail(view.detail || r.statusText);
+  let view, before;
+  try {
+    // The version before is only compared with: without it nothing is marked as changed.
+    [view, before] = await Promise.all([fetchView(version), version > 1 ? fetchView(version - 1).catch(() => null) : null]);
+  } catch (err) {
+    if (mine === asked) fail(err.message);
+    return;
   }
+  if (mine !== asked) return;
+  fail("");
   const c = view.last_command;
   $("acted").textContent = c ? `${seats[c.seat] || "seat " + c.seat}: ${c.body.type} (version ${c.version})` : "setup";
   $("dice").replaceChildren(...diceOf(view.state).map((d) => {
@@ -84,13 +202,102 @@ async function at(version) {
   $("status").textContent = `${view.status}${view.phase ? ", phase " + view.phase : ""}` +
     (view.result ? ` — winners: ${(view.result.winners || []).map((w) => seats[w] || w).join(", ")}` : "");
   $("state").textContent = JSON.stringify(view.state, null, 1);
+  $("perspective").textContent = perspective(view.viewer);
+  showResult(view.result);
+  drawBoard(view, before);
   for (const li of document.querySelectorAll("#timeline li")) li.classList.toggle("current", li.value === version);
-  const current = $("v" + version);
-  if (current) current.scrollIntoView({block: "nearest"});
+  // Scroll the timeline alone to the current event (scrollIntoView would move the page too).
+  const current = $("v" + version), list = $("timeline");
+  if (current) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+  document.body.dataset.shown = String(version);
+}
+
+function showResult(result) {
+  const ranking = (result && result.ranking) || [];
+  $("result-box").hidden = !ranking.length;
+  $("result").replaceChildren(...ranking.map((r) => {
+    const li = document.createElement("li");
+    li.className = "rank";
+    li.dataset.rank = r.rank;
+    li.textContent = `${ordinal(r.rank)} ${r.name ?? seats[r.seat] ?? "seat " + r.seat}` +
+      (r.score === undefined || r.score === null ? "" : ` — ${typeof r.score === "object" ? JSON.stringify(r.score) : r.score}`);
+    return li;
+  }));
+}
+
+function ordinal(n) {
+  const s = ["th", "st", "nd", "rd"], v = n % 100;
+  return n + (s[(v - 20) % 10] || s[v] || s[0]);
+}
+
+function render(view) {
+  const module = BOARDS[(doc.creation || {}).ruleset];
+  if (!module || !view.state || !Object.keys(view.state).length) return null;
+  const names = seats;
+  const you = typeof view.viewer === "number" ? view.viewer : null;
+  return module.draw(view, {content, names, you, viewer: view.viewer});
+}
+
+function drawBoard(view, before) {
+  const figure = $("board");
+  let svg;
+  try {
+    svg = render(view);
+  } catch (err) {
+    figure.replaceChildren(note(`This version could not be drawn (${err.message}); its state is below.`));
+    return;
+  }
+  if (!svg) {
+    figure.replaceChildren(note("No picture for this game at this version; its state is below."));
+    $("changes").textContent = "";
+    return;
+  }
+  // What changed: the same piece (data-key) with another text equivalent, or a new piece.
+  let old = null;
+  try { old = before ? render(before) : null; } catch (err) { old = null; }
+  const was = new Map();
+  if (old) for (const p of old.querySelectorAll(".piece")) was.set(p.dataset.key, p.getAttribute("aria-label"));
+  const changed = [];
+  if (old) {
+    for (const p of svg.querySelectorAll(".piece")) {
+      if (was.get(p.dataset.key) !== p.getAttribute("aria-label")) {
+        p.classList.add("changed");
+        p.setAttribute("aria-label", p.getAttribute("aria-label") + " (changed at this version)");
+        changed.push(p.getAttribute("aria-label"));
+      }
+    }
+  }
+  const events = entries.filter((e) => e.version === view.version).map((e) => e.type || "(hidden)");
+  $("changes").textContent = `At version ${view.version}: ${events.join(", ") || "the game was created"}.` +
+    (changed.length ? ` Highlighted: ${changed.length} piece${changed.length > 1 ? "s" : ""} changed.` : "");
+  figure.replaceChildren(svg);
+}
+
+function note(words) {
+  const p = document.createElement("p");
+  p.className = "note";
+  p.textContent = words;
+  return p;
+}
+
+function step(by) {
+  const slider = $("slider");
+  const next = Math.min(Number(slider.max), Math.max(1, Number(slider.value) + by));
+  if (next === Number(slider.value)) return;
+  slider.value = next;
+  at(next);
 }
 
 $("slider").addEventListener("input", (e) => at(Number(e.target.value)));
+document.addEventListener("keydown", (e) => {
+  if ($("viewer").hidden || e.altKey || e.ctrlKey || e.metaKey) return;
+  // The slider steps itself with the arrows; text fields and lists keep theirs.
+  if (e.target === $("slider") || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+  if (e.key === "ArrowLeft") { e.preventDefault(); step(-1); }
+  if (e.key === "ArrowRight") { e.preventDefault(); step(1); }
+});
 $("load").addEventListener("click", () => loadGame($("game").value.trim(), $("token").value.trim()));
+$("seat").addEventListener("change", () => { views = new Map(); if (doc) at(Number($("slider").value)); });
 $("file").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (!file) return;

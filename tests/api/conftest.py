@@ -14,8 +14,9 @@ def persistence() -> dict:
 
 @pytest.fixture
 def app(persistence):
+    # A stream read through the test client is read to its end: here it ends after 0.2 s.
     app = create_app({"RULESETS": {hoard.RULESET.id: hoard.RULESET},
-                      "PERSISTENCE": persistence, "SNAPSHOT_INTERVAL": 4})
+                      "PERSISTENCE": persistence, "SNAPSHOT_INTERVAL": 4, "STREAM_SECONDS": 0.2})
     yield app
     app.extensions["parley"].close()
 

@@ -27,6 +27,7 @@ def successes(client) -> dict[str, list[tuple[str, str, dict]]]:
         "games.get_game": [("GET", path, {"headers": seat}), ("GET", f"{path}?version=2", {"headers": seat}),
                            ("GET", path, {"headers": game.host})],
         "events.list_events": [("GET", f"{path}/events", {"headers": seat})],
+        "events.stream_events": [("GET", f"{path}/stream", {"headers": seat})],
         "legal_commands.list_legal_commands": [("GET", f"{path}/legal-commands", {"headers": seat})],
         "exports.export_game": [("GET", f"{path}/export", {"headers": seat}),
                                 ("GET", f"{path}/export", {"headers": game.host})],

@@ -31,7 +31,7 @@ import domain.chance
 from domain.registry import all_rulesets
 from service import create_app
 from tests.api.test_tokens_and_secrets import CHRONO, _normalised, chrono_pair, tesoros_pair
-from tests.fakes.http import create
+from tests.fakes.http import bearer, create
 from tests.playouts.test_valeria_playouts import duke_of_valeria
 
 GAME_SEED = hashlib.sha256(b"both twins' seed").hexdigest()
@@ -52,15 +52,19 @@ def seeds(monkeypatch):
     return Seeds(monkeypatch)
 
 
-def everything(game, seat: int, probes: list[dict], seeds: Seeds, most: int | None = None) -> dict:
+def everything(game, seat: int | str, probes: list[dict], seeds: Seeds, most: int | None = None) -> dict:
     """Every answer `seat`'s token gets from the game (nothing stored): by endpoint. The view
-    at every version, or at `most` versions spread over a long game."""
-    auth, client = game.seat(seat), game.client
+    at every version, or at `most` versions spread over a long game. `seat` may also be
+    "spectator" (the spectator's token) or "anyone" (no token: the twins are public games)."""
+    # No token at all: a header other than Authorization (an empty one means the host's to game.get).
+    auth = {"spectator": bearer(game.created["spectator_token"]), "anyone": {"Accept": "application/json"}}.get(seat) \
+        if isinstance(seat, str) else game.seat(seat)
+    client = game.client
     seeds.next = DRY_SEED
     view = game.view(auth)
     export = game.get("/export", auth)
     versions = range(1, view["version"] + 1)
-    commands = game.legal(auth) + probes
+    commands = (game.legal(auth) if seat != "anyone" else []) + probes
     seen = {
         "view": view,
         "versions": [_answer(game.get(f"?version={v}", auth)) for v in (_spread(versions, most) if most else versions)],
@@ -68,7 +72,7 @@ def everything(game, seat: int, probes: list[dict], seeds: Seeds, most: int | No
         "legal_commands": _answer(game.get("/legal-commands", auth)),
         "export": _answer(export),
         "replays": [_answer(client.post(f"/replays?at={v}&seat={seat}", json=export.get_json()))
-                    for v in _spread(versions)],
+                    for v in _spread(versions)] if isinstance(seat, int) else [],
         "verification": _answer(client.post("/verifications", json=export.get_json())),
         "dry_runs": [_answer(client.post(f"/games/{game.id}/commands?dry_run=true", json=c, headers=auth))
                      for c in commands],
@@ -90,9 +94,18 @@ def _answer(response) -> list:
 
 
 def assert_same_everywhere(one, other, seat: int, probes: list[dict], seeds: Seeds, most: int | None = None) -> None:
-    a, b = everything(one, seat, probes, seeds, most), everything(other, seat, probes, seeds, most)
-    differ = [k for k in a if a[k] != b[k]]
-    assert not differ, f"seat {seat} tells the twins apart through {differ}"
+    """The seat, and the spectator (its token, and no token at all: the twins are public
+    games), who may see only what every seat may see, answered alike by both twins."""
+    for who in (seat, "spectator", "anyone"):
+        a, b = everything(one, who, probes, seeds, most), everything(other, who, probes, seeds, most)
+        differ = [k for k in a if a[k] != b[k]]
+        assert not differ, f"{who if isinstance(who, str) else f'seat {who}'} tells the twins apart through {differ}"
+        if not isinstance(who, int):
+            assert a["view"]["you"] == "spectator"
+            expected = [200, {"commands": [], **({"table_inputs": []} if "table_inputs" in a["legal_commands"][1] else {})}] \
+                if who == "spectator" else 401
+            assert (a["legal_commands"] if who == "spectator" else a["legal_commands"][0]) == expected
+            assert {status for status, _ in a["dry_runs"]} <= {401, 403}
 
 
 def assert_same_refusals(one, other, seat: int, probes: list[dict]) -> None:
@@ -122,7 +135,7 @@ def imagined_draws(game, seat: int, command: dict, times: int, cards_of) -> set:
 
 def twins(client, seeds: Seeds, ruleset: str, chance: str, players=("Anne", "Ben"), **extra):
     seeds.next = GAME_SEED
-    return [create(client, ruleset, players=players, chance=chance, **extra) for _ in range(2)]
+    return [create(client, ruleset, players=players, chance=chance, public=True, **extra) for _ in range(2)]
 
 
 # -- League of Pirates: a sealed league ---------------------------------------------------

@@ -349,13 +349,14 @@ def test_a_valid_export_still_replays_and_verifies(disputes_client, real):
 
 def test_the_request_body_documented_is_the_export_format_that_is_checked(disputes_client):
     from disputes.export import SCHEMA
-    from service.api.exports import openapi_schema
+    from service.api.exports import export_document, openapi_schema
 
     served = disputes_client.get("/openapi.json").get_json()
     for path in ("/replays", "/verifications"):
         body = served["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
         assert body == {"$ref": "#/components/schemas/ExportDocument"}
-    assert served["components"]["schemas"]["ExportDocument"] == openapi_schema(SCHEMA)
+    assert served["components"]["schemas"]["ExportDocument"] == export_document()
+    assert {**export_document(), "title": SCHEMA["title"]} == {**openapi_schema(SCHEMA), "description": SCHEMA["title"]}
 
 
 # Any mutation of a real export: never a 5xx --------------------------------------------------

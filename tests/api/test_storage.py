@@ -98,8 +98,9 @@ def test_by_default_games_go_to_an_sqlite_file_under_var_and_survive_a_restart(t
 
 
 def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
-    """Happened and the snapshot's Game were reshaped (class version 2): records in the
-    version-1 shape, as stored before, are upcast when read."""
+    """Happened and the snapshot's Game were reshaped (class version 2: idempotency keys),
+    then Created and the snapshot's Game again (Created 2, Game 3: the spectator's token and
+    public games): records in the first shape, as stored before, are upcast when read."""
     import json
     import sqlite3
 
@@ -115,7 +116,12 @@ def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
     game = create(app.test_client())
     game.play_to_the_end(random.Random(3), max_commands=6)  # part of a game, snapshots included
     game_id = UUID(game.id)
-    before = [comparable(app.extensions["parley"].get_game(game_id, version=v))
+    def older(game: Game) -> dict:  # what the first shape held: no spectator's token hash
+        fields = comparable(game)
+        fields.pop("spectator_token_hash")
+        return fields
+
+    before = [older(app.extensions["parley"].get_game(game_id, version=v))
               for v in range(1, game.view()["version"] + 1)]
     app.extensions["parley"].close()
 
@@ -129,8 +135,12 @@ def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
                     assert record.pop("class_version") == 2
                     record.pop("idempotency")
                 elif topic.endswith("Game.Snapshot"):
-                    assert record["state"].pop("class_version") == 2
-                    record["state"].pop("idempotency")
+                    assert record["state"].pop("class_version") == 3
+                    for added in ("idempotency", "spectator_token_hash", "public"):
+                        record["state"].pop(added)
+                elif topic.endswith("Game.Created"):
+                    assert record.pop("class_version") == 2
+                    record.pop("spectator_token_hash"), record.pop("public")
                 else:
                     continue
                 connection.execute(f"UPDATE {table} SET state = ? WHERE originator_id = ? AND "
@@ -140,9 +150,10 @@ def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
 
     app = parley_app()
     parley = app.extensions["parley"]
-    after = [comparable(parley.get_game(game_id, version=v)) for v in range(1, len(before) + 1)]
+    after = [older(parley.get_game(game_id, version=v)) for v in range(1, len(before) + 1)]
     assert after == before
     assert parley.get_game(game_id).idempotency == {}
+    assert parley.get_game(game_id).spectator_token_hash is None and parley.get_game(game_id).public is False
     client = app.test_client()
     reopened = type(game)(client, game.created)
     if reopened.legal():

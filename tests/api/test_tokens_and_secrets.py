@@ -127,7 +127,7 @@ def tesoros_pair(client):
     content = client.get(f"/rulesets/{TESOROS}").get_json()["default_content"]
     cards = [c["id"] for c in content["playCards"]]
     other = [c for c in reversed(cards) if c not in HAND_0 + HAND_1 + ["FAVOR-a"]][:5]
-    games = [create(client, TESOROS, players=("Ana", "Diego"), chance="table",
+    games = [create(client, TESOROS, players=("Ana", "Diego"), chance="table", public=True,
                     setup={"hands": [HAND_0, hand], "maps": TESOROS_MAPS}) for hand in (HAND_1, other)]
     return games, other
 
@@ -151,7 +151,7 @@ def chrono_pair(client):
     """Two table-mode Chrono games; seat 1 has drawn other Plan cards in each (Flag: 1 then 0)."""
     games = []
     for plans in (["S02", "U02"], ["S30", "U19"]):
-        game = create(client, CHRONO, players=("Ana", "Diego"), chance="table",
+        game = create(client, CHRONO, players=("Ana", "Diego"), chance="table", public=True,
                       setup={**CHRONO_LAYOUT, "flag": [1, 0]})
         drawn = game.send({"type": "draw_plans", "seat": 1, "plans": plans})
         assert drawn.status_code == 200, drawn.get_json()
@@ -326,15 +326,16 @@ def test_every_token_check_goes_through_hmac_compare_digest(client, monkeypatch)
         return real(a, b)
 
     monkeypatch.setattr(hmac, "compare_digest", counting)
-    for auth in (game.seat(1), game.host, bearer("x" * 43)):
+    for auth in (game.seat(1), game.host, bearer(game.created["spectator_token"]), bearer("x" * 43)):
         calls.clear()
         game.get("", auth)
-        # every stored hash is compared, whichever matches (3 seats and the host)
-        assert calls == [(64, 64)] * 4, calls
+        # every stored hash is compared, whichever matches (3 seats, the host and the spectator)
+        assert calls == [(64, 64)] * 5, calls
     # If compare_digest says no, no token is accepted: there is no other comparison.
     monkeypatch.setattr(hmac, "compare_digest", lambda a, b: False)
     assert game.get("", game.seat(0)).status_code == 401
     assert game.get("", game.host).status_code == 401
+    assert game.get("", bearer(game.created["spectator_token"])).status_code == 401
 
 
 def test_the_arbiter_token_is_compared_in_constant_time_too(monkeypatch):

@@ -70,7 +70,7 @@ def test_the_dark_lord_reported_by_the_table_shows_nowhere_to_the_seat(corsairs_
     """[BR p.16] 'randomly place one Duke face down above the Monster stacks': twins at a table, one
     with the Duke of Dara as the Dark Lord, the other with the Duke of Eld, played alike."""
     seeds.next = GAME_SEED
-    one, other = [create(corsairs_client, ID, players=("Ana",), chance="table", options={"variant": "solo"},
+    one, other = [create(corsairs_client, ID, players=("Ana",), chance="table", public=True, options={"variant": "solo"},
                          setup={**SETUP, "dark_lord": dark}) for dark in ("duke_dara", "duke_eld")]
     probes = [{"type": "keep_duke", "duke": d} for d in ("duke_dara", "duke_eld", "duke_ash")]
     assert_same_everywhere(one, other, 0, probes, seeds)

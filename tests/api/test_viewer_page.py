@@ -42,10 +42,23 @@ def test_the_viewer_forbids_inline_script_and_needs_none(client):
     assert page().inline == []
 
 
+def imported(path: str) -> list[str]:
+    """The modules a script imports (static `import ... from "./x.js"`), and theirs, as paths."""
+    out = []
+    source = (STATIC / path.removeprefix("/static/")).read_text()
+    for relative in re.findall(r'^import [^;]*? from "(\./[^"]+)";', source, flags=re.M | re.S):
+        target = str(Path(path).parent / relative.removeprefix("./"))
+        out += [target, *imported(target)]
+    return out
+
+
 def test_the_viewer_files_are_served_and_packaged(client):
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]
     files = page().files
     assert sorted(files) == ["/static/viewer.css", "/static/viewer.js"]
+    boards = sorted(set(imported("/static/viewer.js")))
+    assert "/static/boards/svg.js" in boards and len(boards) == 6   # five rulesets' drawings and their helpers
+    files += boards
     types = {".js": "text/javascript", ".css": "text/css"}
     for path in files:
         response = client.get(path)
@@ -56,9 +69,10 @@ def test_the_viewer_files_are_served_and_packaged(client):
 
 
 def test_the_viewer_script_never_writes_markup():
-    script = re.sub(r"^\s*//.*$", "", (STATIC / "viewer.js").read_text(), flags=re.M)  # not comments
-    assert not re.findall(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function",
-                          script)
+    for path in [STATIC / "viewer.js", *sorted((STATIC / "boards").glob("*.js"))]:
+        script = re.sub(r"^\s*//.*$", "", path.read_text(), flags=re.M)  # not comments
+        assert not re.findall(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function"
+                              r"|DOMParser|createContextualFragment", script), path
 
 
 def test_data_answers_are_never_pages(client):

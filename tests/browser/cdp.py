@@ -6,6 +6,7 @@ one JSON object ended by a NUL byte (a flat session per page: Target.attachToTar
 """
 from __future__ import annotations
 
+import base64
 import contextlib
 import fcntl
 import json
@@ -79,13 +80,18 @@ class Chromium:
         message, self._buffer = self._buffer.split(b"\0", 1)
         return json.loads(message)
 
-    def open(self, url: str, *, bypass_csp: bool = False, before_scripts: str = "") -> Page:
+    def open(self, url: str, *, bypass_csp: bool = False, before_scripts: str = "",
+             console: bool = False) -> Page:
         """A new tab at url, loaded. bypass_csp: as if the page sent no Content-Security-Policy.
-        before_scripts: script run in every document before the page's own."""
+        before_scripts: script run in every document before the page's own. console: record
+        the console and uncaught errors from the start (Page.console_errors)."""
         target = self.send("Target.createTarget", url="about:blank")["targetId"]
         session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         page = Page(self, session)
         page.send("Page.enable")
+        if console:
+            page.send("Runtime.enable")
+            page.send("Log.enable")
         if bypass_csp:
             page.send("Page.setBypassCSP", enabled=True)
         if before_scripts:
@@ -135,6 +141,43 @@ class Page:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"never true in the page: {expression}")
             time.sleep(0.05)
+
+    def console_errors(self) -> list[str]:
+        """What the page logged as an error so far: console.error, uncaught exceptions and the
+        browser's own error entries (a failed load, a refused script), as text."""
+        self.evaluate("0")  # every event sent before this answer is now in browser.events
+        errors = []
+        for event in self.browser.events:
+            if event.get("sessionId") != self.session:
+                continue
+            method, params = event.get("method"), event.get("params", {})
+            if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+                errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+            elif method == "Runtime.exceptionThrown":
+                details = params.get("exceptionDetails", {})
+                errors.append(details.get("exception", {}).get("description") or details.get("text", "exception"))
+            elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+                entry = params["entry"]
+                errors.append(f"{entry.get('text')} {entry.get('url', '')}".strip())
+        return errors
+
+    def press(self, key: str, code: int) -> None:
+        """A key pressed and released, as from the keyboard (key: "ArrowLeft"; code: 37)."""
+        for kind in ("rawKeyDown", "keyUp"):
+            self.send("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code,
+                      nativeVirtualKeyCode=code)
+
+    def screenshot(self, path, selector: str | None = None) -> None:
+        """A PNG of the page (or of one element, scrolled into view) written to path."""
+        params: dict = {"format": "png"}
+        if selector is not None:
+            box = self.evaluate(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+                e.scrollIntoView(); const r = e.getBoundingClientRect();
+                return {{x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}}; }})()""")
+            params.update(clip={**box, "scale": 1}, captureBeyondViewport=True)
+        data = self.send("Page.captureScreenshot", **params)["data"]
+        with open(path, "wb") as out:
+            out.write(base64.b64decode(data))
 
     def choose_file(self, selector: str, path) -> None:
         """As if the user chose this file in the file input (input and change events fire)."""

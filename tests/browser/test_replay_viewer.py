@@ -3,80 +3,17 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import random
-import shutil
-import struct
 import subprocess
-import threading
-import zlib
-from collections import Counter
-from dataclasses import dataclass
 
-import pytest
-from werkzeug.serving import make_server
-
-from service import create_app
-from tests.browser.cdp import Chromium
+from tests.browser.conftest import CHROMIUM, FLAGS, png_pixels
 from tests.fakes.http import create, progressing
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--window-size=390,844"]
-
-
-@dataclass
-class Served:
-    app: object
-    base: str
-    tmp: object
-    hits: Counter  # requests the test server answered, by path
-
-
-@pytest.fixture
-def served(tmp_path):
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing: .ci/run installs it (apt-get install chromium)")
-        pytest.skip("needs Chromium (apt-get install chromium); CI installs it")
-    app = create_app({"PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"}})
-    hits = Counter()
-
-    def counting(environ, start_response):
-        hits[environ["PATH_INFO"]] += 1
-        return app(environ, start_response)
-
-    server = make_server("127.0.0.1", 0, counting, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield Served(app, f"http://127.0.0.1:{server.server_port}", tmp_path, hits)
-    server.shutdown()
-    app.extensions["parley"].close()
 
 
 def chromium(*args: str, tmp) -> subprocess.CompletedProcess:
     return subprocess.run([CHROMIUM, *FLAGS, "--virtual-time-budget=15000",
                            f"--user-data-dir={tmp / 'profile'}", *args],
                           capture_output=True, text=True, timeout=120)
-
-
-def png_pixels(path) -> tuple[int, int, set[bytes]]:
-    """Width, height and the distinct RGB(A) pixel values of a PNG (no filtering undone:
-    distinct raw rows are enough to tell a rendered page from a blank one)."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", data[16:24])
-    idat, pos = b"", 8
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        if kind == b"IDAT":
-            idat += data[pos + 8:pos + 8 + length]
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = len(raw) // height
-    rows = {raw[i * stride + 1:(i + 1) * stride] for i in range(height)}
-    return width, height, rows
 
 
 def test_a_finished_game_replays_in_the_viewer_on_a_phone_screen(served):
@@ -167,13 +104,6 @@ SETTLE = """Promise.all([...document.images].map((image) => image.complete ? nul
   .then(() => new Promise((done) => setTimeout(done, 200)))"""
 SHOWN = """Object.fromEntries(["title", "timeline", "acted", "dice", "error"]
   .map((id) => [id, document.getElementById(id).textContent]))"""
-
-
-@pytest.fixture
-def browser(served):
-    chromium = Chromium([CHROMIUM, *FLAGS, f"--user-data-dir={served.tmp / 'devtools-profile'}"])
-    yield chromium
-    chromium.close()
 
 
 def replay_in_the_viewer(served, browser, export: dict, *, bypass_csp=False, write_html=False) -> dict:

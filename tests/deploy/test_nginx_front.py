@@ -16,7 +16,8 @@ import pytest
 import requests
 
 from tests.deploy.attack import Attackers, health_every_second
-from tests.fakes.http import Seated, progressing
+from tests.fakes.http import Seated, bearer, progressing
+from tests.fakes.sse import Stream
 from tests.postgres.live import stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -167,3 +168,24 @@ def test_slow_and_idle_clients_cost_no_thread(front):
         closed = attack.closed_by_server
     assert len(waits) >= 15 and max(waits) < 2, waits
     assert closed >= 50, f"only {closed} slow or idle connections were closed by the header deadline"
+
+
+def test_a_stream_passes_through_the_front_as_each_event_is_stored(front):
+    """Server-Sent Events through nginx: no buffer holds a message back (proxy_buffering off,
+    X-Accel-Buffering: no), so each command's events arrive while the stream stays open."""
+    client = Polite(front.base)
+    created = client.post("/games", json={"ruleset": "corsairs-of-valeria", "chance": "server",
+                                          "players": [{"name": "Kira"}, {"name": "David"}]}).get_json()
+    game = Seated(client, created)
+    stream = Stream(f"{front.base}/games/{game.id}/stream", {"Authorization": f"Bearer {created['spectator_token']}"})
+    try:
+        assert stream.until_status() == 200 and stream.content_type.startswith("text/event-stream")
+        for _ in range(3):
+            sent = game.send(game.legal()[0])
+            assert sent.status_code == 200
+            version = sent.get_json()["version"]
+            stream.arrival(version, 5)
+            assert not stream.ended
+        assert [m.entry for m in stream.messages] == game.all_events(bearer(created["spectator_token"]))
+    finally:
+        stream.close()

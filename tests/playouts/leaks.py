@@ -8,6 +8,10 @@ test's own code, written from the rulebook and the view's docstring, not by rule
 (which the dry run uses, so a twin made by it could not catch what it forgets). A dry run is
 compared for the same fresh seed, in both chance modes: decided on the state re-dealt for the
 seat (domain/dry_run.py), its answer may depend on that seed but never on the twin.
+
+A spectator (viewer None: a spectator's token, or anyone on a public game) may see only what
+every seat may see, so no twin of any seat may be told apart by it either: assert_same_for
+checks the spectator's view of every twin it is given.
 """
 from __future__ import annotations
 
@@ -81,6 +85,14 @@ def assert_same_for(ruleset, state, twin, seat: int, probes: list[dict], mode: s
         a, b = json.loads(one), json.loads(other)
         where = [k for k in a if a[k] != b[k]]
         raise AssertionError(f"seat {seat} can tell the twin apart through {where}")
+    if spectator_sees(ruleset, state) != spectator_sees(ruleset, twin):
+        raise AssertionError(f"a spectator can tell seat {seat}'s twin apart through its view")
+
+
+def spectator_sees(ruleset, state) -> str:
+    """Everything a spectator is answered at this state (it sends nothing, and has no legal
+    commands or table inputs: the service answers none)."""
+    return json.dumps(ruleset.view(state, None), sort_keys=True)
 
 
 def seats_to_check(state, ruleset) -> list:

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from domain.chance import ServerChance, TableChance
+from domain.ruleset import ARBITER
 from domain.tesoros import RULESET as R
 from domain.tesoros.hidden import redeal
 from tests.domain.tesoros.table import CARDS, Table
@@ -227,3 +228,34 @@ def test_the_cards_another_pirate_keeps_through_scurvy_stay_sealed():
     mine = [{"type": "keep_cards", "cards": a.p(0).hand[:2]}, {"type": "keep_cards", "cards": a.p(0).hand[1:3]}]
     for mode in ("server", "table"):
         leaks.assert_same_for(R, a.state, b.state, 0, mine, mode)
+
+
+class _SpectatorSeesAll:
+    """A planted leak: the spectator is shown the arbiter's view (every hand, the deck)."""
+
+    def __init__(self, ruleset):
+        self._ruleset = ruleset
+
+    def __getattr__(self, name):
+        return getattr(self._ruleset, name)
+
+    def view(self, state, viewer):
+        return self._ruleset.view(state, ARBITER if viewer is None else viewer)
+
+
+def test_the_spectator_comparison_has_teeth_too():
+    """assert_same_for compares the spectator's view of every twin (a spectator sees only what
+    every seat may see): a spectator shown the arbiter's view is caught, on the same twins the
+    real rules pass."""
+    states, rng = checkpoints(2, 3, every=9, limit=4)
+    caught = 0
+    for state in states:
+        for seat in range(3):
+            other = twin(state, seat, rng)
+            if other is None:
+                continue
+            leaks.assert_same_for(R, state, other, seat, [], "server", seeds=leaks.SEEDS[:1])
+            with pytest.raises(AssertionError, match="a spectator can tell"):
+                leaks.assert_same_for(_SpectatorSeesAll(R), state, other, seat, [], "server", seeds=leaks.SEEDS[:1])
+            caught += 1
+    assert caught >= 4

@@ -1,0 +1,210 @@
+"""Issue 17, item 1: 1,000 Server-Sent Events streams open at once on this 2-core box cost no
+thread each, and command throughput stays within 10% of the figure without them.
+
+    .venv/bin/python benchmarks/streams.py                 # about 2 min
+    .venv/bin/python benchmarks/streams.py --streams 2000 --seconds 30
+
+gunicorn from the Procfile (gevent workers) on a throwaway PostgreSQL schema; --clients
+connections each play their own Corsairs game at saturation (benchmarks/issue5.py's load
+generator), in three phases that do not overlap:
+
+1. no stream open: the reference rate;
+2. --streams streams open on other games, which stay idle (only keep-alive comments flow);
+3. --streams streams open on the games being played, spread evenly over them: every command
+   is pushed to streams/clients readers (each event rendered once per kind of reader and
+   worker, service/live.py), so this phase also measures the fan-out's cost.
+
+The streams are read by a separate process (one thread, non-blocking sockets) that counts
+their messages. Each phase prints commands/s, its ratio to phase 1 (target >= 0.9), the
+gunicorn workers' threads (the most seen, sampled every 0.5 s: a thread per stream would show
+here), their memory, the CPU per command of the workers and of the stream reader, and the
+messages the readers received.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+TARGET = 0.9
+
+
+# -- the stream reader (a process of its own: --reader) ----------------------------------
+
+def reader(port: int) -> None:
+    """Open a stream for every [path, authorization] line of stdin; print "ready <n>" when all
+    have answered 200, then a JSON summary when told to stop (SIGTERM)."""
+    targets = json.loads(sys.stdin.readline())
+    selector = selectors.DefaultSelector()
+    stats = {"open": 0, "not_200": 0, "messages": 0, "comments": 0, "bytes": 0, "closed": 0}
+    heads: dict[socket.socket, bytes] = {}
+    for path, auth in targets:
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: {auth}\r\n"
+                     "Accept: text/event-stream\r\n\r\n".encode())
+        sock.setblocking(False)
+        heads[sock] = b""
+        selector.register(sock, selectors.EVENT_READ)
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    announced = False
+    while not stopping:
+        for key, _ in selector.select(timeout=0.2):
+            sock = key.fileobj
+            try:
+                data = sock.recv(65536)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                stats["closed"] += 1
+                selector.unregister(sock)
+                sock.close()
+                continue
+            stats["bytes"] += len(data)
+            if sock in heads:
+                heads[sock] += data
+                if b"\r\n\r\n" not in heads[sock]:
+                    continue
+                head, data = heads.pop(sock).split(b"\r\n\r\n", 1)
+                if b" 200 " in head.split(b"\r\n", 1)[0]:
+                    stats["open"] += 1
+                else:
+                    stats["not_200"] += 1
+            stats["messages"] += data.count(b"\nid: ") + data.startswith(b"id: ")
+            stats["comments"] += data.count(b": keep-alive")
+        if not announced and not heads:
+            print(f"ready {stats['open']}", flush=True)
+            announced = True
+    usage = os.times()
+    stats["cpu_seconds"] = usage.user + usage.system
+    print(json.dumps(stats), flush=True)
+
+
+class Readers:
+    def __init__(self, port: int, targets: list[tuple[str, str]]):
+        self.proc = subprocess.Popen([sys.executable, __file__, "--reader", str(port)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(targets) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline().split()
+        if not line or line[0] != "ready":
+            raise RuntimeError(f"the stream reader did not start: {line}")
+        self.open = int(line[1])
+
+    def stop(self) -> dict:
+        self.proc.send_signal(signal.SIGTERM)
+        assert self.proc.stdout is not None
+        summary = json.loads(self.proc.stdout.readline())
+        self.proc.wait(timeout=30)
+        return summary
+
+
+# -- the run ------------------------------------------------------------------------------
+
+def threads_of(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return 0
+
+
+class ThreadSampler(threading.Thread):
+    def __init__(self, pids: list[int]):
+        super().__init__(daemon=True)
+        self.pids, self.most, self.done = pids, 0, threading.Event()
+
+    def run(self):
+        while not self.done.wait(0.5):
+            self.most = max(self.most, max(threads_of(p) for p in self.pids))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reader", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--streams", type=int, default=1000)
+    ap.add_argument("--idle-games", type=int, default=100, help="games the idle streams watch")
+    ap.add_argument("--clients", type=int, default=12)
+    ap.add_argument("--seconds", type=float, default=25, help="each phase")
+    args = ap.parse_args()
+    if args.reader:
+        reader(args.reader)
+        return
+    from _pg import fresh_schema
+    from commands import user_system
+    from issue5 import Player, _interrupted, free_port, rss_of, saturate, start_server, stop_server, workers_of
+
+    signal.signal(signal.SIGTERM, _interrupted)
+    print(f"issue 17 streams run: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f} at the start", flush=True)
+    rows = []
+    with fresh_schema("i17streams") as (_, env):
+        port = free_port()
+        server = start_server(ROOT, env, port, None)
+        try:
+            workers = workers_of(server.pid)
+            players = [Player(port, i) for i in range(args.clients)]
+            idle = [Player(port, 10_000 + i) for i in range(args.idle_games)]
+            print(f"gunicorn from {ROOT / 'Procfile'}: {len(workers)} workers; {args.clients} playing connections; "
+                  f"{args.streams} streams; {args.seconds:g} s a phase", flush=True)
+            phases = [("no streams", None),
+                      (f"{args.streams} idle streams", [(f"/games/{g.game}/stream", g.auth)
+                                                        for g in idle]),
+                      (f"{args.streams} streams on the played games", [(f"/games/{p.game}/stream", p.auth)
+                                                                       for p in players])]
+            for label, games in phases:
+                readers = None
+                if games:
+                    targets = [games[i % len(games)] for i in range(args.streams)]
+                    readers = Readers(port, targets)
+                sampler = ThreadSampler(workers)
+                sampler.start()
+                cpu0 = user_system(workers)
+                rate, sat = saturate(players, args.seconds)
+                cpu1 = user_system(workers)
+                sampler.done.set()
+                sampler.join()
+                rss = sum(rss_of(w) for w in workers)
+                summary = readers.stop() if readers else {}
+                sent = max(1, sat.sent)
+                row = {"phase": label, "rate": rate, "threads": sampler.most, "rss_mb": rss / 2**20,
+                       "worker_ms": ((cpu1[0] + cpu1[1]) - (cpu0[0] + cpu0[1])) * 1000 / sent,
+                       "reader_ms": summary.get("cpu_seconds", 0) * 1000 / sent, "open": summary.get("open", 0),
+                       "refused": summary.get("not_200", 0), "closed": summary.get("closed", 0),
+                       "messages": summary.get("messages", 0), "comments": summary.get("comments", 0),
+                       "errors": sat.errors}
+                row["ratio"] = rate / rows[0]["rate"] if rows else 1.0
+                rows.append(row)
+                print(f"  {label}: {rate:,.0f} commands/s ({row['ratio']:.2f} of no streams; target {TARGET}); "
+                      f"streams open {row['open']} (refused {row['refused']}, closed early {row['closed']}); "
+                      f"messages received {row['messages']:,}, keep-alives {row['comments']:,}; "
+                      f"most threads in a worker {row['threads']}; workers' memory {row['rss_mb']:.0f} MB; "
+                      f"CPU per command: workers {row['worker_ms']:.2f} ms, stream reader {row['reader_ms']:.2f} ms; "
+                      f"non-200 commands {sat.errors}", flush=True)
+        finally:
+            stop_server(server)
+    print(f"\nload average at the end {os.getloadavg()[0]:.2f}\n")
+    print("| phase | commands/s | ratio to no streams | streams open | messages received | most threads per worker "
+          "| workers' memory | worker CPU / command | reader CPU / command |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        print(f"| {r['phase']} | {r['rate']:,.0f} | {r['ratio']:.2f} | {r['open']} | {r['messages']:,} | {r['threads']} "
+              f"| {r['rss_mb']:.0f} MB | {r['worker_ms']:.2f} ms | {r['reader_ms']:.2f} ms |")
+
+
+if __name__ == "__main__":
+    main()
