@@ -14,7 +14,7 @@ import time
 from uuid import UUID
 
 import marshmallow as ma
-from flask import Response, current_app, request, stream_with_context, url_for
+from flask import Response, current_app, request, url_for
 
 from service.api import Blueprint, application, authenticate
 from service.api.commands import EventEntrySchema
@@ -150,7 +150,9 @@ def stream_events(query: dict, game_id: UUID):
                 if not parley.live.wait(watch, at, min(heartbeat, left)):
                     yield ": keep-alive\n\n"
 
-    return Response(stream_with_context(messages()), 200, mimetype="text/event-stream",
+    # Not stream_with_context: the messages need no request context (everything is bound
+    # above), and a stream outlives the request that opened it.
+    return Response(messages(), 200, mimetype="text/event-stream",
                     headers={"X-Accel-Buffering": "no"})  # nginx: pass each message on at once
 
 
