@@ -152,6 +152,7 @@ class Hub:
         self._closed = True
 
     def _poll(self) -> None:
+        failing = False
         while not self._closed:
             time.sleep(self.poll_seconds)
             with self._lock:
@@ -162,8 +163,13 @@ class Hub:
             try:
                 versions = self._versions(list(watches))
             except Exception:  # the store is down: the streams wait on, heartbeats keep them open
-                log.warning("live updates: could not read the games' versions", exc_info=True)
+                if not failing:  # once per outage, not twice a second
+                    log.warning("live updates: cannot read the games' versions; retrying", exc_info=True)
+                failing = True
                 continue
+            if failing:
+                log.warning("live updates: reading the games' versions again")
+                failing = False
             for key, version in versions.items():
                 watch = watches.get(key)
                 if watch is not None and version > watch.version:
