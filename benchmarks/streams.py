@@ -4,15 +4,18 @@ thread each, and command throughput stays within 10% of the figure without them.
     .venv/bin/python benchmarks/streams.py                 # about 2 min
     .venv/bin/python benchmarks/streams.py --streams 2000 --seconds 30
 
-gunicorn from the Procfile (gevent workers) on a throwaway PostgreSQL schema; --clients
-connections each play their own Corsairs game at saturation (benchmarks/issue5.py's load
-generator), in three phases that do not overlap:
+gunicorn from the Procfile (gevent workers) on a throwaway PostgreSQL schema; --games Corsairs
+games are played with random legal commands at saturation by --clients load-generating
+threads, each sending to its share of the games in turn (benchmarks/issue5.py's players, one
+connection per game), in three phases that do not overlap:
 
 1. no stream open: the reference rate;
 2. --streams streams open on other games, which stay idle (only keep-alive comments flow);
-3. --streams streams open on the games being played, spread evenly over them: every command
-   is pushed to streams/clients readers (each event rendered once per kind of reader and
-   worker, service/live.py), so this phase also measures the fan-out's cost.
+3. --streams streams open on the games being played, spread evenly over them (with the
+   defaults, 1,000 streams on 250 games: four readers a game, as three seats and a spectator
+   would be): every command is pushed to each of its game's readers (each event rendered once
+   per kind of reader and worker, service/live.py), so this phase measures the fan-out too.
+   `--games 12` puts 83 readers on each game instead: a large audience per game.
 
 The streams are read by a separate process (one thread, non-blocking sockets) that counts
 their messages. Each phase prints commands/s, its ratio to phase 1 (target >= 0.9), the
@@ -44,8 +47,9 @@ TARGET = 0.9
 # -- the stream reader (a process of its own: --reader) ----------------------------------
 
 def reader(port: int) -> None:
-    """Open a stream for every [path, authorization] line of stdin; print "ready <n>" when all
-    have answered 200, then a JSON summary when told to stop (SIGTERM)."""
+    """Open a stream for every [path, authorization] line of stdin; print "ready <n> <m>" when
+    all have answered (n with 200) and sent the m messages of the logs so far, then a JSON
+    summary of what came after, when told to stop (SIGTERM)."""
     targets = json.loads(sys.stdin.readline())
     selector = selectors.DefaultSelector()
     stats = {"open": 0, "not_200": 0, "messages": 0, "comments": 0, "bytes": 0, "closed": 0}
@@ -59,7 +63,7 @@ def reader(port: int) -> None:
         selector.register(sock, selectors.EVENT_READ)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    announced = False
+    announced, last_data = False, time.monotonic()
     while not stopping:
         for key, _ in selector.select(timeout=0.2):
             sock = key.fileobj
@@ -75,6 +79,7 @@ def reader(port: int) -> None:
                 sock.close()
                 continue
             stats["bytes"] += len(data)
+            last_data = time.monotonic()
             if sock in heads:
                 heads[sock] += data
                 if b"\r\n\r\n" not in heads[sock]:
@@ -86,9 +91,12 @@ def reader(port: int) -> None:
                     stats["not_200"] += 1
             stats["messages"] += data.count(b"\nid: ") + data.startswith(b"id: ")
             stats["comments"] += data.count(b": keep-alive")
-        if not announced and not heads:
-            print(f"ready {stats['open']}", flush=True)
+        # Ready once every stream has answered and sent the log it started with (quiet for 1 s):
+        # what a phase measures is the events of its own commands.
+        if not announced and not heads and time.monotonic() - last_data > 1:
+            print(f"ready {stats['open']} {stats['messages']}", flush=True)
             announced = True
+            stats["messages"] = 0
     usage = os.times()
     stats["cpu_seconds"] = usage.user + usage.system
     print(json.dumps(stats), flush=True)
@@ -104,7 +112,7 @@ class Readers:
         line = self.proc.stdout.readline().split()
         if not line or line[0] != "ready":
             raise RuntimeError(f"the stream reader did not start: {line}")
-        self.open = int(line[1])
+        self.open, self.history = int(line[1]), int(line[2])
 
     def stop(self) -> dict:
         self.proc.send_signal(signal.SIGTERM)
@@ -123,6 +131,22 @@ def threads_of(pid: int) -> int:
     return 0
 
 
+class Rotation:
+    """Several players (games) behind one load-generating thread: each command goes to the
+    next game in turn, so that many games are played with few requests in flight."""
+
+    def __init__(self, players: list):
+        self.players, self.turn, self.current = players, 0, players[0]
+
+    def next_command(self) -> dict:
+        self.current = self.players[self.turn % len(self.players)]
+        self.turn += 1
+        return self.current.next_command()
+
+    def send(self, command: dict) -> bool:
+        return self.current.send(command)
+
+
 class ThreadSampler(threading.Thread):
     def __init__(self, pids: list[int]):
         super().__init__(daemon=True)
@@ -138,7 +162,9 @@ def main() -> None:
     ap.add_argument("--reader", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--streams", type=int, default=1000)
     ap.add_argument("--idle-games", type=int, default=100, help="games the idle streams watch")
-    ap.add_argument("--clients", type=int, default=12)
+    ap.add_argument("--clients", type=int, default=12, help="load-generating threads (requests in flight)")
+    ap.add_argument("--games", type=int, default=250, help="games being played")
+    ap.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: the Procfile's)")
     ap.add_argument("--seconds", type=float, default=25, help="each phase")
     args = ap.parse_args()
     if args.reader:
@@ -154,21 +180,31 @@ def main() -> None:
     rows = []
     with fresh_schema("i17streams") as (_, env):
         port = free_port()
-        server = start_server(ROOT, env, port, None)
+        # Every played game stays in each worker's game cache (64 by default: with more games
+        # active than that, every command would reload its game, which is not what is measured).
+        server = start_server(ROOT, {**env, "PARLEY_GAME_CACHE_SIZE": str(max(64, 2 * args.games))}, port,
+                              args.workers)
         try:
             workers = workers_of(server.pid)
-            players = [Player(port, i) for i in range(args.clients)]
+            played = [Player(port, i) for i in range(args.games)]
+            players = [Rotation(played[i::args.clients]) for i in range(args.clients)]
             idle = [Player(port, 10_000 + i) for i in range(args.idle_games)]
-            print(f"gunicorn from {ROOT / 'Procfile'}: {len(workers)} workers; {args.clients} playing connections; "
+            idle_targets = [(f"/games/{g.game}/stream", g.auth) for g in idle]
+            print(f"gunicorn from {ROOT / 'Procfile'}: {len(workers)} workers; {args.games} games played by "
+                  f"{args.clients} threads; "
                   f"{args.streams} streams; {args.seconds:g} s a phase", flush=True)
             phases = [("no streams", None),
-                      (f"{args.streams} idle streams", [(f"/games/{g.game}/stream", g.auth)
-                                                        for g in idle]),
-                      (f"{args.streams} streams on the played games", [(f"/games/{p.game}/stream", p.auth)
-                                                                       for p in players])]
-            for label, games in phases:
-                readers = None
-                if games:
+                      (f"{args.streams} idle streams", "idle"),
+                      (f"{args.streams} streams on the {args.games} played games", "played")]
+            for label, watched in phases:
+                readers, games = None, idle_targets
+                if watched == "played":
+                    # Fresh games, so that none ends during the phase (an ended game's
+                    # streams hear nothing more; a player then goes on with a new game).
+                    for g in played:
+                        g.new_game()
+                    games = [(f"/games/{g.game}/stream", g.auth) for g in played]
+                if watched:
                     targets = [games[i % len(games)] for i in range(args.streams)]
                     readers = Readers(port, targets)
                 sampler = ThreadSampler(workers)

@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from typing import Any
 
 POLL_SECONDS = float(os.environ.get("PARLEY_LIVE_POLL_SECONDS", "0.5"))
-KEPT = 256  # the latest stored events kept per watched game, for its waiters to share
+KEPT = 32  # the latest stored events kept per watched game, for its waiters to share
 
 log = logging.getLogger(__name__)
 
