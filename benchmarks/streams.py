@@ -180,9 +180,9 @@ def main() -> None:
     rows = []
     with fresh_schema("i17streams") as (_, env):
         port = free_port()
-        # Every played game stays in each worker's game cache (64 by default: with more games
+        # Every played game stays in each worker's game cache (512 by default: with more games
         # active than that, every command would reload its game, which is not what is measured).
-        server = start_server(ROOT, {**env, "PARLEY_GAME_CACHE_SIZE": str(max(64, 2 * args.games))}, port,
+        server = start_server(ROOT, {**env, "PARLEY_GAME_CACHE_SIZE": str(max(512, 2 * args.games))}, port,
                               args.workers)
         try:
             workers = workers_of(server.pid)

@@ -14,6 +14,7 @@ from uuid import UUID
 
 from service.game import Game, copy_game, project_game
 
+DEFAULT_SIZE = 512  # games kept per process (PARLEY_GAME_CACHE_SIZE)
 
 class _Kept:
     """One kept game: its lock, the game, and until when it counts as contested (another
@@ -42,14 +43,18 @@ class GameCache:
     the events stored since and fails). Whatever a peeked game leads to other than a stored
     command is decided again on a caught-up game (service/commands.py).
 
-    Size: PARLEY_GAME_CACHE_SIZE games per process (0 turns it off), of at most about
-    200 KiB each (a Chrono Corsairs game, with its own copy of the shipped content); games
+    Size: PARLEY_GAME_CACHE_SIZE games per process (DEFAULT_SIZE, 512; 0 turns it off), of
+    about 35 KiB each for a Corsairs game and at most about 200 KiB (a Chrono Corsairs game,
+    with its own copy of the shipped content): 20 to 100 MB a worker when full. Every worker
+    of a node may be sent any game, so each should hold every game its node is playing at
+    once: with more active games than that, commands go to the games in turn and each one
+    reloads its game from the store (docs/performance.md, "The game cache's size"). Games
     created with custom content are not kept."""
 
     CONTESTED_SECONDS = 30.0
 
     def __init__(self, size: int | None = None):
-        self.size = size if size is not None else int(os.environ.get("PARLEY_GAME_CACHE_SIZE", "64"))
+        self.size = size if size is not None else int(os.environ.get("PARLEY_GAME_CACHE_SIZE", str(DEFAULT_SIZE)))
         self._games: OrderedDict = OrderedDict()    # game id -> _Kept
         self._lock = threading.Lock()
 
