@@ -55,3 +55,18 @@ def postgres_env(schema: str) -> dict:
 @pytest.fixture
 def persistence(postgres_schema) -> dict:
     return postgres_env(postgres_schema)
+
+
+@pytest.fixture
+def nodes(postgres_schema):
+    """Two gunicorn servers from the Procfile (two gevent workers each) on one database."""
+    from tests.postgres.live import Gunicorn
+
+    started = []
+    try:
+        for _ in range(2):
+            started.append(Gunicorn(postgres_env(postgres_schema), workers=2).start())
+        yield started
+    finally:
+        for node in started:
+            node.stop()

@@ -13,24 +13,11 @@ import pytest
 
 from tests.fakes.http import progressing
 from tests.fakes.sse import Stream
-from tests.postgres.conftest import postgres_env
-from tests.postgres.live import HTTP, Gunicorn
+from tests.postgres.live import HTTP
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 ARRIVES_WITHIN = 2.0
-
-
-@pytest.fixture
-def nodes(postgres_schema):
-    started = []
-    try:
-        for _ in range(2):
-            started.append(Gunicorn(postgres_env(postgres_schema), workers=2).start())
-        yield started
-    finally:
-        for node in started:
-            node.stop()
 
 
 def log(http: HTTP, game_id: str, token: str) -> list[dict]:

@@ -25,18 +25,6 @@ from tests.postgres.live import (
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
-@pytest.fixture
-def nodes(postgres_schema):
-    started = []
-    try:
-        for _ in range(2):
-            started.append(Gunicorn(postgres_env(postgres_schema), workers=2).start())
-        yield started
-    finally:
-        for node in started:
-            node.stop()
-
-
 def listed(http: HTTP, **params) -> list[dict]:
     games, after = [], None
     while True:
