@@ -86,10 +86,26 @@ class Hub:
         self._watches: dict[str, Watch] = {}
         self._poller: threading.Thread | None = None
         self._closed = False
+        self._streams = 0
 
     @property
     def watched(self) -> int:
         return len(self._watches)
+
+    @property
+    def streams(self) -> int:
+        """The streams open in this process now (their count is bounded by the caller)."""
+        return self._streams
+
+    @contextmanager
+    def streaming(self) -> Iterator[None]:
+        with self._lock:
+            self._streams += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._streams -= 1
 
     @contextmanager
     def watching(self, game_id: Any, version: int) -> Iterator[Watch]:

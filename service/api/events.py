@@ -32,6 +32,9 @@ HEARTBEAT_SECONDS = float(os.environ.get("PARLEY_STREAM_HEARTBEAT_SECONDS", "15"
 STREAM_SECONDS = float(os.environ.get("PARLEY_STREAM_SECONDS", "600"))
 RETRY_MS = 2000               # how soon an EventSource reconnects after a stream ends
 PAGE = 200                    # stored events read at a time by a stream
+# Streams one worker holds open at once: below gunicorn's worker_connections (2,000), so that
+# streams alone can never take every connection a worker has for commands and reads.
+MAX_STREAMS = int(os.environ.get("PARLEY_MAX_STREAMS", "1500"))
 
 
 class EventsQuerySchema(ma.Schema):
@@ -119,6 +122,10 @@ def stream_events(query: dict, game_id: UUID):
     if game.status.finished and position >= game.version:
         return Response(status=204)
     parley = application()
+    if parley.live.streams >= current_app.config.get("MAX_STREAMS", MAX_STREAMS):
+        raise Problem(503, "This server holds as many open streams as it takes; try again in a few seconds, "
+                      "or long-poll GET /games/{id}/events?wait= meanwhile.", "TOO_MANY_STREAMS",
+                      headers={"Retry-After": "5"})
     heartbeat = current_app.config.get("STREAM_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
     lifetime = current_app.config.get("STREAM_SECONDS", STREAM_SECONDS)
 
@@ -129,7 +136,7 @@ def stream_events(query: dict, game_id: UUID):
         at = position
         ends = time.monotonic() + lifetime
         yield f"retry: {RETRY_MS}\n\n"
-        with parley.live.watching(game_id, game.version) as watch:
+        with parley.live.streaming(), parley.live.watching(game_id, game.version) as watch:
             while True:
                 batch, ended = [], False
                 for stored in parley.live.events_after(watch, at, fetch):

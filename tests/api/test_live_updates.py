@@ -229,3 +229,32 @@ def test_events_stored_by_another_process_reach_the_stream(tmp_path):
     finally:
         one.close()
         other.close()
+
+
+def test_a_worker_holds_at_most_max_streams_open_and_says_when_to_come_back():
+    """Streams alone never take every connection a worker has: past MAX_STREAMS
+    (PARLEY_MAX_STREAMS) a new one is 503 TOO_MANY_STREAMS with Retry-After, and a stream
+    that closes makes room again. Commands and reads are still answered meanwhile."""
+    served = Served(make_app(MAX_STREAMS=2))
+    served.opened = []
+    try:
+        game = served.create()
+        first, second = (served.stream(game, game["spectator_token"]) for _ in range(2))
+        for stream in (first, second):
+            stream.wait_for(lambda s: len(s.messages) >= 1)
+        refused = served.http.get(f"{served.base}/games/{game['id']}/stream",
+                                  headers={"Authorization": f"Bearer {game['spectator_token']}"}, timeout=10)
+        assert refused.status_code == 503 and refused.json()["code"] == "TOO_MANY_STREAMS"
+        assert refused.headers["Retry-After"] == "5" and refused.headers["Content-Type"] == "application/problem+json"
+        assert served.play(game, 1, random.Random(8))  # commands still go through
+        first.close()
+        deadline = time.monotonic() + 10
+        while served.app.extensions["parley"].live.streams > 1 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the server notices the closed stream at its next write (a keep-alive)
+        third = served.stream(game, game["spectator_token"])
+        assert third.until_status() == 200
+        third.wait_for(lambda s: len(s.messages) >= 1)
+    finally:
+        for stream in served.opened:
+            stream.close()
+        served.close()
