@@ -135,7 +135,7 @@ def stream_events(query: dict, game_id: UUID):
     def messages():
         at = position
         ends = time.monotonic() + lifetime
-        yield f"retry: {RETRY_MS}\n\n"
+        yield f"retry: {RETRY_MS}\n\n".encode()
         with parley.live.streaming(), parley.live.watching(game_id, game.version) as watch:
             while True:
                 batch, ended = [], False
@@ -148,14 +148,14 @@ def stream_events(query: dict, game_id: UUID):
                         ended = True
                         break
                 if batch:  # one write for everything that is new (a command's events come together)
-                    yield "".join(batch)
+                    yield b"".join(batch)
                 if ended:
                     return
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
                 if not parley.live.wait(watch, at, min(heartbeat, left)):
-                    yield ": keep-alive\n\n"
+                    yield b": keep-alive\n\n"
 
     # Not stream_with_context: the messages need no request context (everything is bound
     # above), and a stream outlives the request that opened it.
@@ -174,14 +174,14 @@ def _position(query: dict) -> int:
     return int(header.strip())
 
 
-def _message(watch, game: Game, stored, caller) -> str:
-    """One event as a Server-Sent Events message, rendered once per kind of reader and shared
-    by every stream of the game in this process (service/live.py)."""
+def _message(watch, game: Game, stored, caller) -> bytes:
+    """One event as a Server-Sent Events message, rendered and encoded once per kind of reader
+    and shared by every stream of the game in this process (service/live.py)."""
     key = (stored.originator_version, caller)
     message = watch.rendered.get(key)
     if message is None:
         entry = json.dumps(event_entry(game, stored, caller), separators=(",", ":"), ensure_ascii=False)
-        message = watch.rendered[key] = f"id: {stored.originator_version}\ndata: {entry}\n\n"
+        message = watch.rendered[key] = f"id: {stored.originator_version}\ndata: {entry}\n\n".encode()
     return message
 
 
