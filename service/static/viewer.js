@@ -41,8 +41,13 @@ function contentOf(d) {
   return (setUp && setUp.content) || (d.creation && d.creation.content) || null;
 }
 
+// No token: a public game is read as its spectator (anyone may); any other answers 401.
+function authorization(token) {
+  return token ? {Authorization: "Bearer " + token} : {};
+}
+
 async function loadGame(id, token) {
-  const headers = {Authorization: "Bearer " + token};
+  const headers = authorization(token);
   const r = await fetch(`/games/${encodeURIComponent(id)}/export`, {headers});
   const d = await r.json();
   if (!r.ok) return fail(d.detail || r.statusText);
@@ -150,7 +155,7 @@ async function fetchView(version) {
   let r;
   if (source.kind === "game") {
     r = await fetch(`/games/${encodeURIComponent(source.id)}?version=${version}`,
-                    {headers: {Authorization: "Bearer " + source.token}});
+                    {headers: authorization(source.token)});
   } else {
     const seat = $("seat").value;
     r = await fetch(`/replays?at=${version}${seat === "" ? "" : "&seat=" + seat}`,
@@ -304,8 +309,8 @@ $("file").addEventListener("change", async (e) => {
   try { loadExport(JSON.parse(await file.text())); } catch (err) { fail("Not an export file: " + err.message); }
 });
 const params = new URLSearchParams(location.search);
-if (params.get("game") && params.get("token")) {
+if (params.get("game")) {
   $("game").value = params.get("game");
-  $("token").value = params.get("token");
-  loadGame(params.get("game"), params.get("token"));
+  $("token").value = params.get("token") || "";
+  loadGame(params.get("game"), params.get("token") || "");
 }

@@ -386,6 +386,26 @@ def test_an_export_file_is_drawn_as_the_chosen_seat_sees_it(served, browser):
     assert page.console_errors() == []
 
 
+def test_a_public_game_is_drawn_without_a_token_as_its_spectator_sees_it(served, browser):
+    """Anyone may open a public game (`/viewer?game=<id>`, no token): the picture is the
+    spectator's, every hand a back, none face up."""
+    client = served.app.test_client()
+    game = create(client, "tesoros-del-rey-pirata", public=True)
+    rng = random.Random(6)
+    for _ in range(20):
+        assert game.send(rng.choice(game.legal())).status_code == 200
+    page = browser.open(f"{served.base}/viewer?game={game.id}", console=True)
+    page.wait_until('!!document.querySelector("svg.board")')
+    assert "spectator" in page.evaluate('document.getElementById("perspective").textContent')
+    hands = [x["hand_count"] for x in game.view()["state"]["seats"]]
+    assert count(page, ".card.face-up") == 0
+    assert count(page, ".card.back") == sum(hands) > 0
+    assert page.console_errors() == []
+    private = create(client, "tesoros-del-rey-pirata")
+    page = browser.open(f"{served.base}/viewer?game={private.id}", console=True)
+    page.wait_until('document.getElementById("error") && document.getElementById("error").textContent !== ""')
+
+
 def test_the_console_check_would_catch_an_error(served, browser):
     page = browser.open(f"{served.base}/viewer", console=True)
     assert page.console_errors() == []
