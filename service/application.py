@@ -68,7 +68,8 @@ class Parley(Application):
                  snapshot_interval: int | None = None):
         self._games = GameCache()
         # Streams and long polls wait here for games' next events (service/live.py).
-        self.live = Hub(lambda ids: cast(ListingRecorder, self.recorder).select_versions(ids))
+        self.live = Hub(lambda ids: cast(ListingRecorder, self.recorder).select_versions(ids),
+                        events_since=self._events_since)
         if snapshot_interval is not None:
             self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]  # this app's
         self.rulesets = dict(rulesets)
@@ -264,6 +265,14 @@ class Parley(Application):
 
     def stored_events(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list:
         return list(self.events.get(originator_id=game_id, gt=after, limit=limit))
+
+    def _events_since(self, after: dict[str, int]) -> dict[str, list]:
+        """The stored events of these games after the version given for each, by game id (one
+        query: service/live.py's poller)."""
+        found: dict[str, list] = {}
+        for stored in cast(ListingRecorder, self.recorder).select_events_after(after):
+            found.setdefault(str(stored.originator_id), []).append(self.mapper.to_domain_event(stored))
+        return found
 
     def replay(self, game_id: UUID) -> Game:
         """The game rebuilt from every stored event, ignoring snapshots."""

@@ -14,6 +14,7 @@ each implement:
     insert_events(stored_events, listing=changes)     events and rows, one transaction
     select_games(Filters) -> list[Listed]             up to limit + 1 rows, in creation order
     select_versions(ids) -> {id: version}             the games' stored versions (live updates)
+    select_events_after({id: version}) -> [StoredEvent]   their events after those versions, one query
     create_listing(backfill)                          once: the tables, filled from the events
 
 Positions follow commit order: on PostgreSQL a game's row is inserted under a lock taken only
@@ -218,5 +219,7 @@ class ListingRecorder(Protocol):
     def select_games(self, filters: Filters) -> list[Listed]: ...
 
     def select_versions(self, game_ids: list[str]) -> dict[str, int]: ...
+
+    def select_events_after(self, after: dict[str, int]) -> list[Any]: ...
 
     def create_listing(self, backfill: BackfillFunction) -> None: ...

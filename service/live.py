@@ -7,7 +7,8 @@ One Hub per process (Parley.live). A process learns that a game moved on in two 
 - **Every other process's are found by polling the game list**: one poller per process asks
   the stored game list (service/listing.py, written in the same transaction as the events)
   for the version of every game someone in this process waits on: one indexed query every
-  PARLEY_LIVE_POLL_SECONDS (0.5 s), and only while someone waits. So an event stored by
+  PARLEY_LIVE_POLL_SECONDS (0.5 s), and only while someone waits; then one more query reads
+  the new events of every game that moved on, for their waiters to share. So an event stored by
   another worker or another node reaches every open stream within about that interval, on
   SQLite and on PostgreSQL alike, with no broker to run. The cost does not grow with the
   number of streams: a poll asks for all watched games at once.
@@ -79,8 +80,10 @@ class Watch:
 class Hub:
     """Who in this process waits for which game, and how they are woken (see the module)."""
 
-    def __init__(self, versions: Callable[[list[str]], dict[str, int]], poll_seconds: float = POLL_SECONDS):
+    def __init__(self, versions: Callable[[list[str]], dict[str, int]], poll_seconds: float = POLL_SECONDS,
+                 events_since: Callable[[dict[str, int]], dict[str, list]] | None = None):
         self._versions = versions
+        self._events_since = events_since
         self.poll_seconds = poll_seconds
         self._lock = threading.Lock()
         self._watches: dict[str, Watch] = {}
@@ -167,6 +170,25 @@ class Hub:
     def close(self) -> None:
         self._closed = True
 
+    def _fetch_moved(self, watches: dict[str, Watch], versions: dict[str, int]) -> None:
+        """The new events of every game that moved on, read in one query and kept for its
+        waiters (else the first waiter of each game reads them: one query per game)."""
+        moved = {key: watches[key].version for key, version in versions.items()
+                 if key in watches and version > watches[key].version}
+        if not moved or self._events_since is None:
+            return
+        try:
+            found = self._events_since(moved)
+        except Exception:  # the waiters read the store themselves, as without this
+            log.warning("live updates: cannot read the moved games' events", exc_info=True)
+            return
+        for key, events in found.items():
+            watch = watches[key]
+            with watch.changed:
+                if events and events[0].originator_version == moved[key] + 1:  # contiguous with what is known
+                    watch.keep(events)
+                watch.changed.notify_all()
+
     def _poll(self) -> None:
         failing = False
         while not self._closed:
@@ -186,6 +208,7 @@ class Hub:
             if failing:
                 log.warning("live updates: reading the games' versions again")
                 failing = False
+            self._fetch_moved(watches, versions)
             for key, version in versions.items():
                 watch = watches.get(key)
                 if watch is not None and version > watch.version:

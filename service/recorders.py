@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import time
 from typing import Any
+from uuid import UUID
 
-from eventsourcing.persistence import Notification
+from eventsourcing.persistence import Notification, StoredEvent
 from eventsourcing.popo import POPOApplicationRecorder, POPOFactory
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
 
@@ -79,6 +80,23 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
                 batch = game_ids[start:start + VERSIONS_BATCH]
                 c.execute(f"SELECT id, version FROM {GAMES} WHERE id IN ({', '.join('?' * len(batch))})", batch)
                 found.update((i, v) for i, v in c.fetchall())
+        return found
+
+    def select_events_after(self, after: dict[str, int]) -> list[StoredEvent]:
+        """Every stored event of these games after the version given for each (service/live.py:
+        one query per VERSIONS_BATCH games), in order by game and version."""
+        found: list[StoredEvent] = []
+        items = list(after.items())
+        with self.datastore.transaction(commit=False) as c:
+            for start in range(0, len(items), VERSIONS_BATCH):
+                batch = items[start:start + VERSIONS_BATCH]
+                c.execute(f"WITH w(id, after) AS (VALUES {', '.join(['(?, ?)'] * len(batch))}) "
+                          f"SELECT e.originator_id, e.originator_version, e.topic, e.state FROM {self.events_table_name} e "
+                          "JOIN w ON e.originator_id = w.id AND e.originator_version > w.after "
+                          "ORDER BY e.originator_id, e.originator_version",
+                          [p for game_id, version in batch for p in (UUID(game_id).hex, version)])
+                found += [StoredEvent(originator_id=self.convert_originator_id(r[0]), originator_version=r[1],
+                                      topic=r[2], state=r[3]) for r in c.fetchall()]
         return found
 
     def create_listing(self, backfill: BackfillFunction) -> None:
@@ -159,6 +177,9 @@ class ListingPOPORecorder(POPOApplicationRecorder):
         with self._database_lock:
             assert self._games is not None, "create_listing() first"
             return {i: self._games[i].version for i in game_ids if i in self._games}
+
+    def select_events_after(self, after: dict[str, int]) -> list[StoredEvent]:
+        return [e for game_id, version in after.items() for e in self.select_events(UUID(game_id), gt=version)]
 
     def create_listing(self, backfill: BackfillFunction) -> None:
         with self._database_lock:

@@ -40,7 +40,7 @@ import time
 from functools import wraps
 from typing import Any
 
-from eventsourcing.persistence import InterfaceError, Notification, OperationalError
+from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
@@ -275,6 +275,15 @@ def _select_versions(self, game_ids: list[str]) -> dict[str, int]:
         return {str(i): v for i, v in curs.fetchall()}
 
 
+def _select_events_after(self, after: dict[str, int]) -> list[StoredEvent]:
+    """Every stored event of these games after the version given for each (service/live.py),
+    in one query, in order by game and version."""
+    with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+        curs.execute(self.select_events_after_sql, (list(after), list(after.values())), prepare=True)
+        return [StoredEvent(originator_id=r[0], originator_version=r[1], topic=r[2], state=bytes(r[3]))
+                for r in curs.fetchall()]
+
+
 class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorder):
     """The application's events, and the game list written with them (service/listing.py)."""
 
@@ -311,6 +320,12 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
             for n in range(1, COMMAND_ROWS + 1)]
         self.listing_sql = ListingSQL(SQL("{schema}.{games}").format(**names).as_string(None),
                                       SQL("{schema}.{players}").format(**names).as_string(None), "%s")
+        self.select_events_after_sql = SQL(
+            "SELECT e.originator_id, e.originator_version, e.topic, e.state FROM {schema}.{table} e "
+            "JOIN unnest(%s::text[]::{id_type}[], %s::bigint[]) AS w(id, after) "
+            "ON e.originator_id = w.id AND e.originator_version > w.after "
+            "ORDER BY e.originator_id, e.originator_version").format(
+            table=Identifier(self.events_table_name), **names).as_string(None)
         self.select_versions_sql = SQL("SELECT id, version FROM {schema}.{games} WHERE id = ANY(%s::{id_type}[])").format(
             **names).as_string(None)
 
@@ -320,6 +335,7 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
     max_notification_id = _fail_fast(PostgresApplicationRecorder.max_notification_id)
     select_games = _fail_fast(_select_games)
     select_versions = _fail_fast(_select_versions)
+    select_events_after = _fail_fast(_select_events_after)
 
     def create_listing(self, backfill: BackfillFunction) -> None:
         """The listing's tables, filled from the events stored so far, unless they exist: in

@@ -102,3 +102,39 @@ def test_only_the_latest_events_and_their_renderings_are_kept():
         assert {v for v, _ in watch.rendered} == set(watch.recent)
         assert watch.since(10) is None  # not all kept: a waiter that far behind reads the store
     hub.close()
+
+
+def test_the_poller_reads_the_moved_games_events_once_for_all_their_waiters():
+    store = Store()
+    store.versions.update({"a": 2, "b": 5})
+    asked: list[dict] = []
+
+    def events_since(after: dict[str, int]) -> dict[str, list]:
+        asked.append(dict(after))
+        return {key: [Stored(v) for v in range(version + 1, store.versions[key] + 1)] for key, version in after.items()}
+
+    hub = Hub(store, poll_seconds=0.05, events_since=events_since)
+    with hub.watching("a", 2) as a, hub.watching("b", 5) as b:
+        store.versions.update({"a": 4, "b": 6})
+        assert hub.wait(a, 2, 2) and hub.wait(b, 5, 2)
+        read_again = []
+        assert [e.originator_version for e in hub.events_after(a, 2, read_again.append)] == [3, 4]
+        assert [e.originator_version for e in hub.events_after(b, 5, read_again.append)] == [6]
+        assert read_again == []  # nobody read the store on their own
+    assert {"a": 2, "b": 5} in asked
+    hub.close()
+
+
+def test_when_reading_the_moved_events_fails_the_waiters_read_them_themselves():
+    store = Store()
+    store.versions["a"] = 1
+
+    def broken(after):
+        raise ConnectionError("gone")
+
+    hub = Hub(store, poll_seconds=0.05, events_since=broken)
+    with hub.watching("a", 1) as a:
+        store.versions["a"] = 2
+        assert hub.wait(a, 1, 2)
+        assert [e.originator_version for e in hub.events_after(a, 1, lambda after: [Stored(2)])] == [2]
+    hub.close()

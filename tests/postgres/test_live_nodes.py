@@ -83,3 +83,15 @@ def test_a_long_poll_on_one_node_is_answered_by_a_command_on_the_other(nodes):
     page = answer["page"].json()
     assert page["events"] and page["events"][0]["version"] == version + 1
     assert answer["took"] < 25
+
+
+def test_the_moved_games_events_are_read_in_one_query_on_postgres(persistence):
+    from domain.registry import all_rulesets
+    from service import create_app
+    from tests.api.test_events_after_query import assert_reads_events_after
+
+    app = create_app({"RULESETS": all_rulesets(), "PERSISTENCE": persistence})
+    try:
+        assert_reads_events_after(app)
+    finally:
+        app.extensions["parley"].close()

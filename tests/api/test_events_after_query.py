@@ -1,0 +1,40 @@
+"""The recorders' select_events_after (the live hub's one read of every moved game's events),
+on SQLite and in memory; on PostgreSQL in tests/postgres/test_live_nodes.py."""
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+
+from domain.registry import all_rulesets
+from service import create_app
+from tests.fakes.http import create, progressing
+
+
+@pytest.mark.parametrize("store", ["sqlite", "popo"])
+def test_every_event_after_each_games_version_in_one_answer(tmp_path, store):
+    persistence = ({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "e.sqlite")}
+                   if store == "sqlite" else {"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    app = create_app({"RULESETS": all_rulesets(), "PERSISTENCE": persistence})
+    try:
+        assert_reads_events_after(app)
+    finally:
+        app.extensions["parley"].close()
+
+
+def assert_reads_events_after(app) -> None:
+    client, parley = app.test_client(), app.extensions["parley"]
+    games = [create(client, "corsairs-of-valeria", players=("Ana", "Ben")) for _ in range(3)]
+    rng = random.Random(3)
+    for game in games:
+        for _ in range(rng.randint(2, 6)):
+            assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
+    after = {games[0].id: 3, games[1].id: 0, games[2].id: 10_000, str(uuid.uuid4()): 0}
+    found = parley._events_since(after)
+    for game in games[:2]:
+        expected = parley.stored_events(uuid.UUID(game.id), after=after[game.id])
+        assert [(e.originator_version, e.hash) for e in found[game.id]] == \
+            [(e.originator_version, e.hash) for e in expected]
+        assert type(found[game.id][0]).__name__ in ("Created", "Happened")
+    assert games[2].id not in found and len(found) == 2
