@@ -2,35 +2,18 @@
 problem at once, each citing its rulebook section, and a house rule that cannot apply with the
 player count is refused (CP-17)."""
 import copy
-import re
 
 import pytest
 
-from domain.chance import ServerChance, TableChance
+from domain.chance import TableChance
 from domain.chrono import RULESET as R
-from domain.ruleset import InvalidCreation
 from tests.domain.chrono.table import LAYOUT
+from tests.domain.creation import Creation, cited
 
-SEED = "ab" * 32
-CITED = re.compile(r"^[a-z][\w.\[\]+-]*: .+ \[[A-Z][^\[\]]*\]( \([A-Z]+-[A-Z]?\d+\))?$")
+_CREATION = Creation(R, 3)
+content, problems, created = _CREATION.content, _CREATION.problems, _CREATION.created
+CITED = cited("+")
 SETUP, LOOP, OUTFIT = "[Components & Setup]", "[Phase 3: Run the Loop]", "[Phase 6: Outfit Ship]"
-
-
-def content(change=lambda c: None) -> dict:
-    c = copy.deepcopy(R.default_content)
-    c["id"] = "our-table"
-    change(c)
-    return c
-
-
-def problems(players=3, options=None, custom=None, chance=None, table_setup=None) -> list[str]:
-    with pytest.raises(InvalidCreation) as refused:
-        R.setup([f"P{i}" for i in range(players)], options, custom, chance or ServerChance(SEED, 0), table_setup)
-    return refused.value.problems
-
-
-def created(players=3, options=None, custom=None) -> list[dict]:
-    return R.setup([f"P{i}" for i in range(players)], options, custom, ServerChance(SEED, 0), None)
 
 
 def mirror(c):

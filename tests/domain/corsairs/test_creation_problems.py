@@ -1,34 +1,16 @@
 """Corsairs of Valeria at creation: content keeps the printed numbers (CV-P16), a refusal lists
 every problem at once, each citing its rulebook section, and house rules that cannot apply with
 the content are refused (CV-P17)."""
-import copy
-import re
 
 import pytest
 
-from domain.chance import ServerChance, TableChance
+from domain.chance import TableChance
 from domain.corsairs import RULESET as R
-from domain.ruleset import InvalidCreation
+from tests.domain.creation import Creation, cited
 
-SEED = "ab" * 32
-CITED = re.compile(r"^[a-z][\w.\[\]-]*: .+ \[[A-Z][^\[\]]*\]( \([A-Z]+-[A-Z]?\d+\))?$")
-
-
-def content(change=lambda c: None) -> dict:
-    c = copy.deepcopy(R.default_content)
-    c["id"] = "our-table"
-    change(c)
-    return c
-
-
-def problems(players=("Kira", "David"), options=None, custom=None, chance=None, table_setup=None) -> list[str]:
-    with pytest.raises(InvalidCreation) as refused:
-        R.setup(list(players), options, custom, chance or ServerChance(SEED, 0), table_setup)
-    return refused.value.problems
-
-
-def created(players=("Kira", "David"), options=None, custom=None, chance=None, table_setup=None) -> list[dict]:
-    return R.setup(list(players), options, custom, chance or ServerChance(SEED, 0), table_setup)
+_CREATION = Creation(R, ("Kira", "David"))
+content, problems, created = _CREATION.content, _CREATION.problems, _CREATION.created
+CITED = cited()
 
 
 def captain(cid):

@@ -1,34 +1,15 @@
 """League of Pirates at creation: content keeps the roster and the other printed numbers (LP-P10),
 a refusal lists every problem at once, each citing its rulebook section, and house rules that
 cannot apply with the content are refused (LP-P11)."""
-import copy
-import re
 
 import pytest
 
-from domain.chance import ServerChance
 from domain.league import RULESET as R
-from domain.ruleset import InvalidCreation
+from tests.domain.creation import Creation, cited
 
-SEED = "ab" * 32
-CITED = re.compile(r"^[a-z][\w.\[\]-]*: .+ \[[A-Z][^\[\]]*\]( \([A-Z]+-[A-Z]?\d+\))?$")
-
-
-def content(change=lambda c: None) -> dict:
-    c = copy.deepcopy(R.default_content)
-    c["id"] = "our-table"
-    change(c)
-    return c
-
-
-def problems(players=("Kira", "David"), options=None, custom=None, table_setup=None) -> list[str]:
-    with pytest.raises(InvalidCreation) as refused:
-        R.setup(list(players), options, custom, ServerChance(SEED, 0), table_setup)
-    return refused.value.problems
-
-
-def created(options=None, custom=None) -> list[dict]:
-    return R.setup(["Kira", "David"], options, custom, ServerChance(SEED, 0), None)
+_CREATION = Creation(R, ("Kira", "David"))
+content, problems, created = _CREATION.content, _CREATION.problems, _CREATION.created
+CITED = cited()
 
 
 def coin(name):

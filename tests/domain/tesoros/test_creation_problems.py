@@ -1,34 +1,17 @@
 """Los Tesoros del Rey Pirata at creation: content keeps what the rulebook prints (TP-12), a
 refusal lists every problem at once, each citing its rulebook section, and variants that cannot
 apply together are refused (TP-13, TP-14)."""
-import copy
 import re
 
 import pytest
 
 from domain.chance import ServerChance, TableChance
-from domain.ruleset import InvalidCreation
 from domain.tesoros import RULESET as R
+from tests.domain.creation import SEED, Creation, cited
 
-SEED = "ab" * 32
-CITED = re.compile(r"^[a-z][\w.\[\]-]*: .+ \[[A-Z][^\[\]]*\]( \([A-Z]+-[A-Z]?\d+\))?$")
-
-
-def content(change=lambda c: None) -> dict:
-    c = copy.deepcopy(R.default_content)
-    c["id"] = "our-table"
-    change(c)
-    return c
-
-
-def problems(players=("Ana", "Diego"), options=None, custom=None, chance=None, table_setup=None) -> list[str]:
-    with pytest.raises(InvalidCreation) as refused:
-        R.setup(list(players), options, custom, chance or ServerChance(SEED, 0), table_setup)
-    return refused.value.problems
-
-
-def created(players=("Ana", "Diego"), options=None, custom=None, chance=None, table_setup=None) -> list[dict]:
-    return R.setup(list(players), options, custom, chance or ServerChance(SEED, 0), table_setup)
+_CREATION = Creation(R, ("Ana", "Diego"))
+content, problems, created = _CREATION.content, _CREATION.problems, _CREATION.created
+CITED = cited()
 
 
 def card(cid):
