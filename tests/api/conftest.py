@@ -23,7 +23,7 @@ def app(persistence):
 
 @pytest.fixture
 def corsairs_app(persistence):
-    app = create_app({"PERSISTENCE": persistence})
+    app = create_app({"PERSISTENCE": persistence, "STREAM_SECONDS": 0.2})
     yield app
     app.extensions["parley"].close()
 

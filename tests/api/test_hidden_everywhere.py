@@ -1,7 +1,8 @@
 """Hidden stays hidden on every endpoint: two games that differ only in what one seat cannot
 see answer that seat's token identically everywhere it can ask.
 
-What a seat can ask: its view now and at every stored version, the event log, its legal
+What a seat can ask: its view now and at every stored version, the event log (paged, long-polled
+and streamed), its legal
 commands, its export, the replay of that export at every version as that seat, the
 verification of that export, a dry run of every legal command and of commands naming hidden
 things, and the refusal of any real command. A dry run draws fresh randomness, so the twins'
@@ -69,6 +70,8 @@ def everything(game, seat: int | str, probes: list[dict], seeds: Seeds, most: in
         "view": view,
         "versions": [_answer(game.get(f"?version={v}", auth)) for v in (_spread(versions, most) if most else versions)],
         "events": game.all_events(auth),
+        "stream": _streamed(game.get("/stream", auth)),
+        "long_poll": _answer(game.get("/events", auth, query_string={"after": view["version"], "wait": 0.05})),
         "legal_commands": _answer(game.get("/legal-commands", auth)),
         "export": _answer(export),
         "replays": [_answer(client.post(f"/replays?at={v}&seat={seat}", json=export.get_json()))
@@ -77,7 +80,15 @@ def everything(game, seat: int | str, probes: list[dict], seeds: Seeds, most: in
         "dry_runs": [_answer(client.post(f"/games/{game.id}/commands?dry_run=true", json=c, headers=auth))
                      for c in commands],
     }
+    assert [entry for _, entry in seen["stream"][1]] == seen["events"]  # the same log, pushed
     return _normalised(seen, game.id)
+
+
+def _streamed(response) -> list:
+    """A stream's status and messages (the apps here end a stream after 0.2 s): each message's
+    id and entry."""
+    messages = [m for m in response.get_data(as_text=True).split("\n\n") if m.startswith("id: ")]
+    return [response.status_code, [(m.split("\n")[0], json.loads(m.split("\ndata: ", 1)[1])) for m in messages]]
 
 
 def _spread(versions: range, most: int = 12) -> list[int]:
@@ -266,6 +277,7 @@ def test_valeria_a_kept_duke_shows_nowhere_at_any_point_of_a_game(seas_app, seed
 
 @pytest.fixture
 def seas_app():
-    app = create_app({"RULESETS": all_rulesets(), "PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"}})
+    app = create_app({"RULESETS": all_rulesets(), "PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"},
+                      "STREAM_SECONDS": 0.2})
     yield app
     app.extensions["parley"].close()
