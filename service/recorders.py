@@ -39,6 +39,7 @@ SQLITE_TABLES = (
 INSERT_GAME = f"INSERT INTO {GAMES} (id, ruleset, players, created_at, version, finished) VALUES (?, ?, ?, ?, ?, ?)"
 INSERT_NAME = f"INSERT OR IGNORE INTO {PLAYERS} (name, seq) VALUES (?, ?)"
 UPDATE_GAME = f"UPDATE {GAMES} SET version = MAX(version, ?), finished = (finished OR ?) WHERE id = ?"
+EVENTS_AFTER_LIMIT = 5000  # events per query of select_events_after (a long pause: waiters read the rest)
 VERSIONS_BATCH = 500  # ids per SELECT of select_versions (SQLite allows 32,766 parameters)
 BUSY_SECONDS = 600  # how long a process starting on SQLite waits for another's backfill
 
@@ -83,8 +84,9 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
         return found
 
     def select_events_after(self, after: dict[str, int]) -> list[StoredEvent]:
-        """Every stored event of these games after the version given for each (service/live.py:
-        one query per VERSIONS_BATCH games), in order by game and version."""
+        """The stored events of these games after the version given for each (service/live.py:
+        one query per VERSIONS_BATCH games, each at most EVENTS_AFTER_LIMIT events), in order by
+        game and version."""
         found: list[StoredEvent] = []
         items = list(after.items())
         with self.datastore.transaction(commit=False) as c:
@@ -93,7 +95,7 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
                 c.execute(f"WITH w(id, after) AS (VALUES {', '.join(['(?, ?)'] * len(batch))}) "
                           f"SELECT e.originator_id, e.originator_version, e.topic, e.state FROM {self.events_table_name} e "
                           "JOIN w ON e.originator_id = w.id AND e.originator_version > w.after "
-                          "ORDER BY e.originator_id, e.originator_version",
+                          f"ORDER BY e.originator_id, e.originator_version LIMIT {EVENTS_AFTER_LIMIT}",
                           [p for game_id, version in batch for p in (UUID(game_id).hex, version)])
                 found += [StoredEvent(originator_id=self.convert_originator_id(r[0]), originator_version=r[1],
                                       topic=r[2], state=r[3]) for r in c.fetchall()]

@@ -275,9 +275,14 @@ def _select_versions(self, game_ids: list[str]) -> dict[str, int]:
         return {str(i): v for i, v in curs.fetchall()}
 
 
+# The most events one read of the moved games returns (service/live.py): after a long pause a
+# game's later events are read by its waiters themselves, a page at a time.
+EVENTS_AFTER_LIMIT = 5000
+
+
 def _select_events_after(self, after: dict[str, int]) -> list[StoredEvent]:
-    """Every stored event of these games after the version given for each (service/live.py),
-    in one query, in order by game and version."""
+    """The stored events of these games after the version given for each (service/live.py), in
+    one query, in order by game and version: at most EVENTS_AFTER_LIMIT of them."""
     with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
         curs.execute(self.select_events_after_sql, (list(after), list(after.values())), prepare=True)
         return [StoredEvent(originator_id=r[0], originator_version=r[1], topic=r[2], state=bytes(r[3]))
@@ -324,7 +329,7 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
             "SELECT e.originator_id, e.originator_version, e.topic, e.state FROM {schema}.{table} e "
             "JOIN unnest(%s::text[]::{id_type}[], %s::bigint[]) AS w(id, after) "
             "ON e.originator_id = w.id AND e.originator_version > w.after "
-            "ORDER BY e.originator_id, e.originator_version").format(
+            f"ORDER BY e.originator_id, e.originator_version LIMIT {EVENTS_AFTER_LIMIT}").format(
             table=Identifier(self.events_table_name), **names).as_string(None)
         self.select_versions_sql = SQL("SELECT id, version FROM {schema}.{games} WHERE id = ANY(%s::{id_type}[])").format(
             **names).as_string(None)

@@ -38,3 +38,20 @@ def assert_reads_events_after(app) -> None:
             [(e.originator_version, e.hash) for e in expected]
         assert type(found[game.id][0]).__name__ in ("Created", "Happened")
     assert games[2].id not in found and len(found) == 2
+
+
+def test_one_read_returns_at_most_its_limit_a_prefix_in_order(tmp_path, monkeypatch):
+    """After a long pause the poller's one read stops at EVENTS_AFTER_LIMIT events: the first,
+    in order by game and version (the waiters read the rest themselves, service/live.py)."""
+    from service import recorders
+
+    app = create_app({"RULESETS": all_rulesets(), "PERSISTENCE": {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "l.sqlite")}})
+    try:
+        client, parley = app.test_client(), app.extensions["parley"]
+        game = create(client, "corsairs-of-valeria", players=("Ana", "Ben"))
+        monkeypatch.setattr(recorders, "EVENTS_AFTER_LIMIT", 3)
+        found = parley._events_since({game.id: 0})
+        assert [e.originator_version for e in found[game.id]] == [1, 2, 3]
+    finally:
+        app.extensions["parley"].close()
