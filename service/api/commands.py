@@ -15,7 +15,7 @@ from flask import jsonify, request
 
 from domain.adjudication import SERVICE_RULE
 from service import commands
-from service.api import Blueprint, application, authenticate, operations
+from service.api import Blueprint, application, authenticate, loads_strictly, operations
 from service.api.games import BEARER_AUTH, ETAG_HEADER, GameViewSchema
 from service.api.render import event_entry, game_view
 from service.errors import Problem
@@ -102,12 +102,13 @@ PREFERENCE_APPLIED = {"Preference-Applied": {
 
 
 @blp.route("/<uuid:game_id>/commands", methods=["POST"])
-@blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[DRY_RUN, IF_MATCH, IDEMPOTENCY_KEY, PREFER])
-@blp.arguments(CommandSchema)
-@blp.arguments(DryRunQuerySchema, location="query")
-@blp.response(200, CommandResultSchema, headers={**ETAG_HEADER, **PREFERENCE_APPLIED})
-@blp.problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
-def send_command(body: dict, query: dict, game_id: UUID):
+@blp.documented(
+    blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[DRY_RUN, IF_MATCH, IDEMPOTENCY_KEY, PREFER]),
+    blp.arguments(CommandSchema),
+    blp.arguments(DryRunQuerySchema, location="query"),
+    blp.response(200, CommandResultSchema, headers={**ETAG_HEADER, **PREFERENCE_APPLIED}),
+    blp.problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503))
+def send_command(game_id: UUID):
     """Send one command; answers the events it produced and your new view.
 
     With ?dry_run=true nothing is stored: the answer is what the command would produce, or
@@ -116,7 +117,8 @@ def send_command(body: dict, query: dict, game_id: UUID):
     With an Idempotency-Key, a command already accepted with that key and body is answered
     with its first result and not applied again.
     With 'Prefer: return=minimal' the answer leaves out your new view of the game (`game`)."""
-    dry_run = query["dry_run"]
+    body = _command_body()
+    dry_run = _dry_run()
     loaded: dict = {}
 
     def load(game_id: UUID) -> Game:
@@ -140,6 +142,29 @@ def send_command(body: dict, query: dict, game_id: UUID):
         # The body is built for the caller already (render.py): flask-smorest's dump through
         # CommandResultSchema would copy it unchanged (tests/api/test_prefer.py holds that).
         return jsonify(body), status, headers
+
+
+def _command_body() -> dict:
+    """The command as CommandSchema loads it (webargs, as blp.arguments would). A body that
+    plainly matches the schema (an object whose `type` is a string, with `seat` and
+    `expected_version` integers when sent) is taken as sent, in the order marshmallow gives
+    (its declared fields, then the others as sent); anything else goes through the schema,
+    for the same 400 it has always met. Malformed JSON is refused by loads_strictly either way."""
+    data = request.get_data(cache=True)
+    sent = loads_strictly(data) if data else None
+    if (type(sent) is dict and type(sent.get("type")) is str and type(sent.get("seat", 0)) is int
+            and type(sent.get("expected_version", 0)) is int):
+        loaded = {name: sent[name] for name in ("type", "seat", "expected_version") if name in sent}
+        loaded.update(sent)  # the others, after them, in the order sent
+        return loaded
+    return Blueprint.ARGUMENTS_PARSER.parse(CommandSchema, location="json")
+
+
+def _dry_run() -> bool:
+    """?dry_run as DryRunQuerySchema loads it (false without a query)."""
+    if not request.query_string:
+        return False
+    return Blueprint.ARGUMENTS_PARSER.parse(DryRunQuerySchema, location="query")["dry_run"]
 
 
 def preferred_return() -> str | None:
