@@ -192,6 +192,7 @@ class Game(Aggregate):
             state = dict(snapshot.state)
             state.pop("ruleset", None)
             state.pop("seeds", None)
+            state.pop("stored_now", None)  # not a field: the events a command just stored
             state["state"] = aggregate.ruleset.dump_state(aggregate.state)
             object.__setattr__(snapshot, "state", state)
             return snapshot

@@ -1,6 +1,7 @@
 """Stored games: snapshots, past versions and concurrent writers."""
 from __future__ import annotations
 
+import json
 import random
 import threading
 from uuid import UUID
@@ -8,7 +9,9 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from service.game import Game
+from domain.registry import all_rulesets
+from service.application import Parley
+from service.game import Game, project_game
 from tests.fakes.http import create
 
 
@@ -261,3 +264,33 @@ def test_the_answer_after_a_lost_first_attempt_has_only_this_commands_events(app
     assert answer.status_code == 200, answer.get_json()
     assert [e["version"] for e in answer.get_json()["events"]] == [6, 7]
     assert len(game.all_events()) > 7
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
+def test_snapshots_taken_from_the_game_in_hand_equal_those_of_the_game_replayed(ruleset_id):
+    """Parley takes a command's snapshot from the game it just saved (_take_snapshots), not from
+    the game loaded again, as eventsourcing does: every ruleset's snapshots, read back from the
+    store, hold what a snapshot of the game replayed to that version holds."""
+    rulesets = all_rulesets()
+    ruleset = rulesets[ruleset_id]
+    parley = Parley({ruleset_id: ruleset}, env={"PERSISTENCE_MODULE": "eventsourcing.popo"}, snapshot_interval=3)
+    try:
+        players = ["Kira", "David", "Will"][:max(ruleset.min_players, 2)]
+        game_id = parley.create_game(ruleset_id, players, "server").game.id
+        rng = random.Random(ruleset_id)
+        game = parley.get_game(game_id)
+        while game.version < 60 and not game.status.finished:
+            seat = rng.choice(game.status.to_move)
+            parley.execute(game_id, seat, rng.choice(ruleset.legal_commands(game.state, seat)), reporter="host")
+            game = parley.get_game(game_id)
+        snapshots = list(parley.snapshots.get(game_id))
+        assert len(snapshots) >= 10
+        events = parley.stored_events(game_id)
+        for snapshot in snapshots:
+            replayed = project_game(None, events[:snapshot.originator_version])
+            taken = Game.Snapshot.take(replayed)
+            assert taken.originator_version == snapshot.originator_version
+            assert json.dumps(snapshot.state, default=str, sort_keys=True) == json.dumps(taken.state, default=str, sort_keys=True)
+            assert comparable(snapshot.mutate(None)) == comparable(replayed)
+    finally:
+        parley.close()
