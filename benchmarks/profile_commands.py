@@ -102,7 +102,16 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--root", default=str(ROOT), help="the checkout whose service is measured (A/B runs)")
     ap.add_argument("--dump", default=None, help="write the raw profile here (pstats)")
+    ap.add_argument("--warm-up", type=int, default=200, help="commands sent before measuring")
     args = ap.parse_args()
+    # The same games every run (server seeds from a counter, not the system's randomness), so
+    # that two runs, or two builds, are compared on the same commands: with valgrind's
+    # instruction counts (callgrind), runs of --commands N and M give the instructions per
+    # command whatever else the machine is doing (docs/performance.md).
+    import domain.chance
+    import hashlib as _hashlib
+    counter = iter(range(10**9))
+    domain.chance.new_seed = lambda: _hashlib.sha256(b"bench-%d" % next(counter)).hexdigest()
     import service
     from service import create_app
 
@@ -113,7 +122,7 @@ def main() -> None:
         app = create_app({"PERSISTENCE": env, "RATE_LIMITS": "off"})
         client = app.test_client()
         players = [Player(client, i, headers) for i in range(args.games)]
-        for i in range(200):  # warm up
+        for i in range(args.warm_up):  # warm up
             p = players[i % len(players)]
             p.send(p.next_command(), None)
         profiler = cProfile.Profile(time.process_time) if args.profile else None  # CPU, not waits
