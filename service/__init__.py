@@ -64,12 +64,33 @@ def _response_headers(response: Response) -> Response:
     return response
 
 
+class ParleyFlask(Flask):
+    """Flask, remembering which functions are coroutines: Flask asks inspect again before
+    every call of every view and request hook (about ten times a request)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            return self._sync[func]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable callable: asked every time, as Flask does
+            return super().ensure_sync(func)
+        sync = super().ensure_sync(func)
+        if len(self._sync) < 4096:  # views and hooks, registered once; never a per-request object
+            self._sync[func] = sync
+        return sync
+
+
 def create_app(config: dict | None = None) -> Flask:
     from service import limits
     from service.api import Api, commands, events, exports, games, legal_commands, operations, replays, rulesets, verifications
     from service.application import Parley
 
-    app = Flask(__name__)
+    app = ParleyFlask(__name__)
     _configure(app, config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask's default provider has it
     app.extensions["parley"] = Parley(app.config["RULESETS"], env=app.config.get("PERSISTENCE"),

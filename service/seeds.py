@@ -39,6 +39,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 PREFIX = "sealed:1:"
+OPENED_KEPT = 4096  # opened seeds kept per process (SeedKeys.open), about 200 bytes each
 
 
 class SeedUnavailable(Exception):
@@ -70,6 +71,9 @@ class SeedKeys:
             raise ValueError("no seed key")
         self._sealing = decoded[0]
         self._by_id = {_key_id(k): AESGCM(k) for k in decoded}
+        # Seeds opened lately, by (sealed seed, commitment): a game's seed is opened for every
+        # command it is sent. This process holds the keys that open them anyway; bounded.
+        self._opened: dict[tuple[str, str], str] = {}
 
     def __eq__(self, other) -> bool:
         """Two rings are equal when they hold the same keys and seal with the same one."""
@@ -87,6 +91,15 @@ class SeedKeys:
         """The seed a record holds: sealed (opened here) or, stored before sealing, as it is."""
         if not is_sealed(stored):
             return stored
+        opened = self._opened.get((stored, commitment))
+        if opened is None:
+            opened = self._open(stored, commitment)
+            if len(self._opened) >= OPENED_KEPT:
+                self._opened.clear()
+            self._opened[(stored, commitment)] = opened
+        return opened
+
+    def _open(self, stored: str, commitment: str) -> str:
         key_id, _, body = stored[len(PREFIX):].partition(":")
         cipher = self._by_id.get(key_id)
         if cipher is None:

@@ -63,23 +63,44 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def _start():
-        given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if REQUEST_ID.match(given) else uuid.uuid4().hex
-        g.started = time.perf_counter()
+        given = request.environ.get("HTTP_X_REQUEST_ID", "")
+        context = g._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy
+        context.request_id = given if REQUEST_ID.match(given) else uuid.uuid4().hex
+        context.started = time.perf_counter()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        started = g.get("started")
+        context = g._get_current_object()  # type: ignore[attr-defined]  # one lookup, not one per use
+        current = request._get_current_object()  # type: ignore[attr-defined]
+        started = context.get("started")
         elapsed = time.perf_counter() - started if started is not None else 0.0
-        route = route_label()
-        REQUESTS.labels(request.method, route, str(response.status_code)).inc()
-        REQUEST_SECONDS.labels(request.method, route).observe(elapsed)
-        if g.get("request_id"):
-            response.headers["X-Request-ID"] = g.request_id
-        log.info("%s %s %s", request.method, request.path, response.status_code, extra={
-            "method": request.method, "path": request.path, "route": route,
-            "status": response.status_code, "duration_ms": round(elapsed * 1000, 2)})
+        rule = current.url_rule
+        route = rule.rule if rule is not None else "unmatched"
+        method, status = current.method, response.status_code
+        _child(REQUESTS, method, route, str(status)).inc()
+        _child(REQUEST_SECONDS, method, route).observe(elapsed)
+        request_id = context.get("request_id")
+        if request_id:
+            response.headers["X-Request-ID"] = request_id
+        if log.isEnabledFor(logging.INFO):
+            log.info("%s %s %s", method, current.path, status, extra={
+                "method": method, "path": current.path, "route": route,
+                "status": status, "duration_ms": round(elapsed * 1000, 2)})
         return response
+
+
+# The labelled children of the metrics, by labels: prometheus_client's labels() checks and
+# joins its arguments on every call. Routes, methods, statuses, rulesets and codes are bounded
+# (route_label), so this is too.
+_CHILDREN: dict = {}
+
+
+def _child(metric, *labels: str):
+    key = (id(metric), labels)
+    child = _CHILDREN.get(key)
+    if child is None:
+        child = _CHILDREN.setdefault(key, metric.labels(*labels))
+    return child
 
 
 @contextmanager
@@ -91,12 +112,12 @@ def command_metrics(ruleset_id: str):
         yield outcome
     except Rejected as error:
         outcome["outcome"] = "rejected"
-        REJECTIONS.labels(ruleset_id, error.code).inc()
+        _child(REJECTIONS, ruleset_id, error.code).inc()
         raise
     except Problem as error:
         if error.status == 422:
             outcome["outcome"] = "rejected"
-            REJECTIONS.labels(ruleset_id, error.code).inc()
+            _child(REJECTIONS, ruleset_id, error.code).inc()
         elif error.status in (409, 412):
             outcome["outcome"] = "conflict"
         else:
@@ -106,7 +127,7 @@ def command_metrics(ruleset_id: str):
         outcome["outcome"] = "error"
         raise
     finally:
-        COMMAND_SECONDS.labels(ruleset_id, outcome["outcome"]).observe(time.perf_counter() - started)
+        _child(COMMAND_SECONDS, ruleset_id, outcome["outcome"]).observe(time.perf_counter() - started)
 
 
 @blp.route("/healthz")

@@ -103,6 +103,24 @@ def test_a_sealed_seed_opens_only_for_its_own_games_commitment():
     assert keys.open("cd" * 32, "anything") == "cd" * 32  # stored before seeds were sealed
 
 
+def test_seeds_opened_lately_are_kept_but_open_only_as_before(monkeypatch):
+    from service import seeds
+
+    monkeypatch.setattr(seeds, "OPENED_KEPT", 3)
+    keys = SeedKeys([new_key()])
+    sealed = keys.seal("ab" * 32, "commitment-of-game-1")
+    assert keys.open(sealed, "commitment-of-game-1") == keys.open(sealed, "commitment-of-game-1") == "ab" * 32
+    with pytest.raises(SeedUnavailable):  # kept for its own commitment only
+        keys.open(sealed, "commitment-of-game-2")
+    tampered = sealed[:-4] + ("AAAA" if not sealed.endswith("AAAA") else "BBBB")
+    with pytest.raises(SeedUnavailable):
+        keys.open(tampered, "commitment-of-game-1")
+    for n in range(10):
+        other = keys.seal(f"{n:02d}" * 32, f"c{n}")
+        assert keys.open(other, f"c{n}") == f"{n:02d}" * 32
+        assert len(keys._opened) <= 3
+
+
 def test_a_seed_stored_in_the_clear_before_sealing_still_reads_and_plays(tmp_path):
     db = tmp_path / "parley.sqlite"
     app = sqlite_app(db)
