@@ -252,10 +252,10 @@ class Parley(Application):
             game.stored_now = self.stored_events(game.id, after=before, limit=game.version - before)
             self.live.stored(game.id, game.stored_now)
             return
-        self._games.stored(game, before)
         # The events just stored, for the answer: reading them back costs a query.
         game.stored_now = [recording.domain_event for recording in recordings
                            if recording.domain_event.originator_id == game.id]
+        self._games.stored(game, before)  # kept as it is: from here on it is only read
         self.live.stored(game.id, game.stored_now)
 
     def _stored_as_recorded(self, game: Game) -> bool:

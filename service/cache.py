@@ -112,13 +112,14 @@ class GameCache:
     def stored(self, game: Game, before: int) -> None:
         """The game's events after version `before` were just stored by this process: keep
         the game at its new version if the kept one was at `before` (else leave it to
-        catch up by query)."""
+        catch up by query). The game itself is kept, not a copy: the caller (Parley._store)
+        only reads it from then on, to answer, and every later caller gets a copy."""
         entry = self._entry(game.id)
         if entry is None:
             return
         with entry.lock:
             if entry.game.version == before:
-                entry.game = copy_game(game)
+                entry.game = game
 
 
 __all__ = ["GameCache"]

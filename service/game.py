@@ -279,6 +279,7 @@ def copy_game(game: Game) -> Game:
     new = object.__new__(type(game))
     new.__dict__.update(game.__dict__)
     new.idempotency = dict(game.idempotency)  # a command's key is kept only once it is stored
+    new.__dict__.pop("stored_now", None)  # the events another command stored
     clone = getattr(game.state, "clone", None)
     new.state = clone() if clone is not None else copy.deepcopy(game.state)
     new._pending_events = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+from uuid import UUID
 
 import pytest
 
@@ -16,7 +17,7 @@ CORSAIRS = all_rulesets()["corsairs-of-valeria"]
 
 
 def comparable(game) -> dict:
-    fields = {k: v for k, v in vars(game).items() if k not in ("state", "_pending_events", "_modified_on")}
+    fields = {k: v for k, v in vars(game).items() if k not in ("state", "_pending_events", "_modified_on", "stored_now")}
     return {**fields, "state": game.ruleset.dump_state(game.state)}
 
 
@@ -85,3 +86,35 @@ def test_a_game_with_custom_content_is_not_kept(two_workers):
     plain = app.create_game(CORSAIRS.id, ["A", "B"], "server").game.id
     app.get_game(plain)
     assert plain in app._games._games
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(all_rulesets()))
+def test_the_kept_game_is_the_game_just_stored_and_answering_never_changes_it(ruleset_id):
+    """After a command the cache keeps the very game the command was stored on (no copy): the
+    answer rendered from it, and every seat's view read after it, leave it equal to the game
+    replayed from the store."""
+    from service import create_app
+    from tests.fakes.http import create
+
+    app = create_app({"PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"}})
+    try:
+        client = app.test_client()
+        ruleset = all_rulesets()[ruleset_id]
+        players = ["Kira", "David", "Will"][:max(ruleset.min_players, 2)]
+        game = create(client, ruleset_id, players=players)
+        game_id = UUID(game.id)
+        parley = app.extensions["parley"]
+        rng = random.Random(ruleset_id)
+        for _ in range(25):
+            commands = game.legal()
+            if not commands:
+                break
+            answer = game.send(rng.choice(commands))
+            assert answer.status_code == 200 and "game" in answer.get_json()
+            for seat in range(len(players)):
+                assert game.get("", game.seat(seat)).status_code == 200
+            kept = parley._games._games[game_id].game
+            assert kept.version == answer.get_json()["version"]
+            assert comparable(kept) == comparable(parley.replay(game_id))
+    finally:
+        app.extensions["parley"].close()
