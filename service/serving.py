@@ -141,11 +141,64 @@ def offload(work: Callable[..., T], *args, **kwargs) -> T:
 
 
 @functools.cache
+def _response_class():
+    from gunicorn.http import wsgi
+
+    class Response(wsgi.Response):
+        """gunicorn's HTTP/1 response, which sends a body of known length in one write with its
+        header: gunicorn writes the header, then the body, two sends (and two wake-ups of the
+        client) for every JSON answer. A streamed answer (no Content-Length: chunked, or read
+        to the close) still gets its header at once, alone, as does a file sent by sendfile."""
+
+        _hold_header = False
+        _held: bytes | None = None
+
+        def send_headers(self):
+            if self.headers_sent or not self._hold_header:
+                super().send_headers()
+                return
+            tosend = self.default_headers()
+            tosend.extend(["%s: %s\r\n" % (k, v) for k, v in self.headers])
+            self._held = ("%s\r\n" % "".join(tosend)).encode("latin-1")
+            self.headers_sent = True
+
+        def write(self, arg):
+            self._hold_header = (not self.headers_sent and not self.chunked and bool(arg)
+                                 and self.response_length is not None)
+            try:
+                super().write(arg)
+            finally:
+                self._hold_header = False
+                self._flush_held()  # a body gunicorn did not send (HEAD, 304, past the length)
+
+        def _emit_body(self, data):
+            held, self._held = self._held, None
+            super()._emit_body(held + data if held is not None else data)
+
+        def _flush_held(self):
+            held, self._held = self._held, None
+            if held is not None:
+                from gunicorn import util
+
+                util.write(self.sock, held)
+
+    return Response
+
+
+@functools.cache
 def _worker_class():
+    from gunicorn.http import wsgi
     from gunicorn.workers.ggevent import GeventWorker
 
     class Worker(GeventWorker):
-        """gunicorn's gevent worker, with the deadlines of DeadlineSocket on every connection."""
+        """gunicorn's gevent worker, with the deadlines of DeadlineSocket on every connection,
+        and answers of known length sent with their header in one write (_response_class)."""
+
+        def init_process(self):
+            # gunicorn's HTTP/1 path builds its responses from this module attribute (its
+            # HTTP/2 path passes a class of its own); set in this worker process only.
+            wsgi.Response = _response_class()
+            super().init_process()
 
         def handle(self, listener, client, addr):
             super().handle(listener, DeadlineSocket(client), addr)

@@ -239,3 +239,81 @@ def test_an_access_line_is_built_only_when_gunicorn_access_would_print_it(monkey
     monkeypatch.setattr(logger.access_log, "info", lambda *args, **kwargs: None)
     logger.access(None, None, {}, None)
     assert logger.access_log_enabled is built and bool(made) is built
+
+
+# -- an answer of known length goes out in one write with its header ---------------------------
+
+class Recording:
+    """A socket that records what is sent, one entry per sendall."""
+
+    def __init__(self):
+        self.sent: list[bytes] = []
+
+    def sendall(self, data, *flags):
+        self.sent.append(bytes(data))
+
+    def send(self, data, *flags):
+        self.sent.append(bytes(data))
+        return len(data)
+
+
+def _response(request: bytes):
+    from gunicorn.config import Config
+    from gunicorn.http import wsgi
+    from gunicorn.http.parser import RequestParser
+
+    from service.serving import _response_class
+
+    reader, writer = socket.socketpair()
+    writer.sendall(request)
+    cfg = Config()
+    req = next(RequestParser(cfg, reader, ("127.0.0.1", 1)))
+    sock = Recording()
+    resp, _ = wsgi.create(req, sock, ("127.0.0.1", 1), ("127.0.0.1", 8000), cfg, response_class=_response_class())
+    reader.close()
+    writer.close()
+    return resp, sock
+
+
+GET = b"GET /x HTTP/1.1\r\nHost: a\r\n\r\n"
+
+
+def test_a_body_of_known_length_is_sent_with_its_header_in_one_write():
+    resp, sock = _response(GET)
+    resp.start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", "7")])
+    resp.write(b'{"a":1}')
+    resp.close()
+    assert len(sock.sent) == 1
+    head, body = sock.sent[0].split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n") and b"Content-Length: 7" in head and body == b'{"a":1}'
+
+
+def test_a_body_in_parts_sends_the_header_with_the_first_part_only():
+    resp, sock = _response(GET)
+    resp.start_response("200 OK", [("Content-Length", "6")])
+    resp.write(b"abc")
+    resp.write(b"def")
+    resp.close()
+    assert len(sock.sent) == 2 and sock.sent[0].endswith(b"\r\n\r\nabc") and sock.sent[1] == b"def"
+
+
+def test_a_stream_gets_its_header_at_once_alone():
+    resp, sock = _response(GET)
+    resp.start_response("200 OK", [("Content-Type", "text/event-stream")])  # no length: chunked
+    resp.write(b": hello\n\n")
+    assert sock.sent[0].endswith(b"\r\n\r\n") and b"Transfer-Encoding: chunked" in sock.sent[0]
+    assert sock.sent[1:] == [b"9\r\n: hello\n\n\r\n"]
+
+
+@pytest.mark.parametrize(("request_bytes", "status", "body"), [
+    (b"HEAD /x HTTP/1.1\r\nHost: a\r\n\r\n", "200 OK", b"12345"),   # gunicorn drops a HEAD's body
+    (GET, "304 Not Modified", b""),                                  # no body at all
+    (GET, "204 No Content", b""),
+])
+def test_an_answer_without_a_body_still_sends_its_header(request_bytes, status, body):
+    resp, sock = _response(request_bytes)
+    resp.start_response(status, [("Content-Length", "5")] if body else [])
+    resp.write(body)
+    resp.close()
+    assert len(sock.sent) == 1 and sock.sent[0].startswith(b"HTTP/1.1 " + status.encode())
+    assert sock.sent[0].endswith(b"\r\n\r\n")
