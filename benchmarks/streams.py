@@ -219,6 +219,8 @@ def main() -> None:
                 sent = max(1, sat.sent)
                 row = {"phase": label, "rate": rate, "threads": sampler.most, "rss_mb": rss / 2**20,
                        "worker_ms": ((cpu1[0] + cpu1[1]) - (cpu0[0] + cpu0[1])) * 1000 / sent,
+                       "worker_user_ms": (cpu1[0] - cpu0[0]) * 1000 / sent,
+                       "worker_system_ms": (cpu1[1] - cpu0[1]) * 1000 / sent,
                        "reader_ms": summary.get("cpu_seconds", 0) * 1000 / sent, "open": summary.get("open", 0),
                        "refused": summary.get("not_200", 0), "closed": summary.get("closed", 0),
                        "messages": summary.get("messages", 0), "comments": summary.get("comments", 0),
@@ -229,17 +231,19 @@ def main() -> None:
                       f"streams open {row['open']} (refused {row['refused']}, closed early {row['closed']}); "
                       f"messages received {row['messages']:,}, keep-alives {row['comments']:,}; "
                       f"most threads in a worker {row['threads']}; workers' memory {row['rss_mb']:.0f} MB; "
-                      f"CPU per command: workers {row['worker_ms']:.2f} ms, stream reader {row['reader_ms']:.2f} ms; "
+                      f"CPU per command: workers {row['worker_ms']:.2f} ms ({row['worker_user_ms']:.2f} user, "
+                      f"{row['worker_system_ms']:.2f} system), stream reader {row['reader_ms']:.2f} ms; "
                       f"non-200 commands {sat.errors}", flush=True)
         finally:
             stop_server(server)
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}\n")
     print("| phase | commands/s | ratio to no streams | streams open | messages received | most threads per worker "
-          "| workers' memory | worker CPU / command | reader CPU / command |")
+          "| workers' memory | worker CPU / command (user + system) | reader CPU / command |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         print(f"| {r['phase']} | {r['rate']:,.0f} | {r['ratio']:.2f} | {r['open']} | {r['messages']:,} | {r['threads']} "
-              f"| {r['rss_mb']:.0f} MB | {r['worker_ms']:.2f} ms | {r['reader_ms']:.2f} ms |")
+              f"| {r['rss_mb']:.0f} MB | {r['worker_ms']:.2f} ms ({r['worker_user_ms']:.2f} + {r['worker_system_ms']:.2f}) "
+              f"| {r['reader_ms']:.2f} ms |")
 
 
 if __name__ == "__main__":

@@ -174,7 +174,10 @@ def preferred_return() -> str | None:
     case-insensitive, values as sent (a quoted value unquoted). Only the first `return`
     counts (RFC 7240, section 2); a value other than the two is ignored, as is any other
     preference."""
-    for header in request.headers.getlist("Prefer"):
+    # WSGI holds one value per header name (a server joins repeated headers with commas);
+    # read straight from the environ: werkzeug's getlist walks every header of the request.
+    header = request.environ.get("HTTP_PREFER")
+    if header:
         for preference in header.split(","):
             name, _, value = preference.split(";", 1)[0].partition("=")
             if name.strip().lower() != "return":
