@@ -108,8 +108,9 @@ def main() -> None:
     # that two runs, or two builds, are compared on the same commands: with valgrind's
     # instruction counts (callgrind), runs of --commands N and M give the instructions per
     # command whatever else the machine is doing (docs/performance.md).
-    import domain.chance
     import hashlib as _hashlib
+
+    import domain.chance
     counter = iter(range(10**9))
     domain.chance.new_seed = lambda: _hashlib.sha256(b"bench-%d" % next(counter)).hexdigest()
     import service

@@ -158,8 +158,8 @@ def _response_class():
                 super().send_headers()
                 return
             tosend = self.default_headers()
-            tosend.extend(["%s: %s\r\n" % (k, v) for k, v in self.headers])
-            self._held = ("%s\r\n" % "".join(tosend)).encode("latin-1")
+            tosend.extend([f"{k}: {v}\r\n" for k, v in self.headers])
+            self._held = ("".join(tosend) + "\r\n").encode("latin-1")
             self.headers_sent = True
 
         def write(self, arg):

@@ -80,69 +80,102 @@ def compile_check(schema) -> Check | None:
     return lambda value: all(check(value) for check in checks)
 
 
-def _keyword(keyword: str, argument, schema: dict) -> Check | None:  # noqa: C901 (one branch per keyword)
-    if keyword == "type":
-        names = [argument] if type(argument) is str else argument
-        if type(names) is not list or not all(name in TYPES for name in names):
-            return None
-        tests = [TYPES[name] for name in names]
-        return lambda value: any(test(value) for test in tests)
-    if keyword == "const":
-        return lambda value: json_equal(value, argument)
-    if keyword == "enum":
-        if type(argument) is not list:
-            return None
-        return lambda value: any(json_equal(value, option) for option in argument)
-    if keyword in ("minimum", "maximum"):
+def _keyword(keyword: str, argument, schema: dict) -> Check | None:
+    compile_keyword = KEYWORDS.get(keyword)
+    return None if compile_keyword is None else compile_keyword(argument, schema)
+
+
+def _type(argument, schema: dict) -> Check | None:
+    names = [argument] if type(argument) is str else argument
+    if type(names) is not list or not all(name in TYPES for name in names):
+        return None
+    tests = [TYPES[name] for name in names]
+    return lambda value: any(test(value) for test in tests)
+
+
+def _enum(argument, schema: dict) -> Check | None:
+    if type(argument) is not list:
+        return None
+    return lambda value: any(json_equal(value, option) for option in argument)
+
+
+def _bound(compare: Callable[[Any, Any], bool]):
+    """minimum, maximum: numbers only (a bool is not one)."""
+    def compile_bound(argument, schema: dict) -> Check | None:
         if type(argument) not in (int, float):
             return None
-        if keyword == "minimum":
-            return lambda value: type(value) not in (int, float) or value >= argument
-        return lambda value: type(value) not in (int, float) or value <= argument
-    if keyword == "maxLength":
+        return lambda value: type(value) not in (int, float) or compare(value, argument)
+    return compile_bound
+
+
+def _length(of: type[str] | type[list], compare: Callable[[int, int], bool]):
+    """maxLength (strings, in code points), minItems and maxItems (arrays)."""
+    def compile_length(argument, schema: dict) -> Check | None:
         if type(argument) is not int:
             return None
-        return lambda value: type(value) is not str or len(value) <= argument
-    if keyword in ("minItems", "maxItems"):
-        if type(argument) is not int:
-            return None
-        if keyword == "minItems":
-            return lambda value: type(value) is not list or len(value) >= argument
-        return lambda value: type(value) is not list or len(value) <= argument
-    if keyword == "items":
-        item = compile_check(argument)
-        if item is None:
-            return None
-        return lambda value: type(value) is not list or all(item(v) for v in value)
-    if keyword == "properties":
-        if type(argument) is not dict:
-            return None
-        compiled = {name: compile_check(sub) for name, sub in argument.items()}
-        if any(check is None for check in compiled.values()):
-            return None
-        return lambda value: type(value) is not dict or all(
-            compiled[name](v) for name, v in value.items() if name in compiled)
-    if keyword == "required":
-        if type(argument) is not list:
-            return None
-        return lambda value: type(value) is not dict or all(name in value for name in argument)
-    if keyword == "additionalProperties":
-        if "patternProperties" in schema:
-            return None
-        known = frozenset(schema.get("properties", {}))
-        other = compile_check(argument)
-        if other is None:
-            return None
-        return lambda value: type(value) is not dict or all(
-            other(v) for name, v in value.items() if name not in known)
-    if keyword == "anyOf":
-        if type(argument) is not list or not argument:
-            return None
-        options = [compile_check(sub) for sub in argument]
-        if any(check is None for check in options):
-            return None
-        return lambda value: any(option(value) for option in options)  # type: ignore[misc]  # none is None
-    return None
+        return lambda value: type(value) is not of or compare(len(value), argument)
+    return compile_length
+
+
+def _items(argument, schema: dict) -> Check | None:
+    item = compile_check(argument)
+    if item is None:
+        return None
+    return lambda value: type(value) is not list or all(item(v) for v in value)
+
+
+def _properties(argument, schema: dict) -> Check | None:
+    if type(argument) is not dict:
+        return None
+    compiled = {name: compile_check(sub) for name, sub in argument.items()}
+    if any(check is None for check in compiled.values()):
+        return None
+    return lambda value: type(value) is not dict or all(
+        compiled[name](v) for name, v in value.items() if name in compiled)  # type: ignore[misc]  # none is None
+
+
+def _required(argument, schema: dict) -> Check | None:
+    if type(argument) is not list:
+        return None
+    return lambda value: type(value) is not dict or all(name in value for name in argument)
+
+
+def _additional_properties(argument, schema: dict) -> Check | None:
+    if "patternProperties" in schema:
+        return None
+    known = frozenset(schema.get("properties", {}))
+    other = compile_check(argument)
+    if other is None:
+        return None
+    return lambda value: type(value) is not dict or all(
+        other(v) for name, v in value.items() if name not in known)
+
+
+def _any_of(argument, schema: dict) -> Check | None:
+    if type(argument) is not list or not argument:
+        return None
+    options = [compile_check(sub) for sub in argument]
+    if any(check is None for check in options):
+        return None
+    return lambda value: any(option(value) for option in options)  # type: ignore[misc]  # none is None
+
+
+# keyword -> (its argument, the schema it is in) -> its check, or None if it cannot be compiled
+KEYWORDS: dict[str, Callable[[Any, dict], Check | None]] = {
+    "type": _type,
+    "const": lambda argument, schema: lambda value: json_equal(value, argument),
+    "enum": _enum,
+    "minimum": _bound(lambda value, bound: value >= bound),
+    "maximum": _bound(lambda value, bound: value <= bound),
+    "maxLength": _length(str, lambda length, bound: length <= bound),
+    "minItems": _length(list, lambda length, bound: length >= bound),
+    "maxItems": _length(list, lambda length, bound: length <= bound),
+    "items": _items,
+    "properties": _properties,
+    "required": _required,
+    "additionalProperties": _additional_properties,
+    "anyOf": _any_of,
+}
 
 
 __all__ = ["compile_check", "json_equal"]

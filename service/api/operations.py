@@ -64,13 +64,13 @@ def install(app: Flask) -> None:
     @app.before_request
     def _start():
         given = request.environ.get("HTTP_X_REQUEST_ID", "")
-        context = g._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy
+        context = g._get_current_object()  # werkzeug's proxy, looked up once
         context.request_id = given if REQUEST_ID.match(given) else uuid.uuid4().hex
         context.started = time.perf_counter()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        context = g._get_current_object()  # type: ignore[attr-defined]  # one lookup, not one per use
+        context = g._get_current_object()  # one lookup, not one per use
         current = request._get_current_object()  # type: ignore[attr-defined]
         started = context.get("started")
         elapsed = time.perf_counter() - started if started is not None else 0.0
