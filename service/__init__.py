@@ -23,6 +23,7 @@ create_app(config) builds it. Config keys (all optional):
 from __future__ import annotations
 
 import os
+import weakref
 
 from flask import Flask, Response, current_app, request
 
@@ -66,23 +67,25 @@ def _response_headers(response: Response) -> Response:
 
 class ParleyFlask(Flask):
     """Flask, remembering which functions are coroutines: Flask asks inspect again before
-    every call of every view and request hook (about ten times a request)."""
+    every call of every view and request hook (about ten times a request). Weakly: a function
+    made for one request (after_this_request) leaves the cache with the request."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._sync: dict = {}
+        self._sync: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def ensure_sync(self, func):
         try:
-            return self._sync[func]
-        except KeyError:
-            pass
-        except TypeError:  # an unhashable callable: asked every time, as Flask does
+            sync = self._sync.get(func)
+        except TypeError:  # not weakly referable (or unhashable): asked every time, as Flask does
             return super().ensure_sync(func)
-        sync = super().ensure_sync(func)
-        if len(self._sync) < 4096:  # views and hooks, registered once; never a per-request object
-            self._sync[func] = sync
-        return sync
+        if sync is None:
+            sync = super().ensure_sync(func)
+            self._sync[func] = sync if sync is not func else _SAME
+        return func if sync is _SAME else sync
+
+
+_SAME = object()  # ensure_sync(func) is func itself (not kept as a value: it would keep func alive)
 
 
 def create_app(config: dict | None = None) -> Flask:

@@ -6,6 +6,7 @@ import json
 import logging
 import re
 
+import pytest
 from eventsourcing.persistence import OperationalError
 
 from service.logs import JsonFormatter
@@ -131,3 +132,31 @@ def test_the_json_formatter_keeps_exceptions_out_of_the_message():
                                    sys.exc_info())
     line = json.loads(formatter.format(record))
     assert line["msg"] == "failed here" and "ValueError: boom" in line["exc"]
+
+
+def test_the_app_remembers_which_functions_are_coroutines_but_not_a_requests_own(app):
+    import gc
+
+    from flask import after_this_request
+
+    def view_hook():
+        return None
+
+    async def coroutine_view():
+        return "x"
+
+    assert app.ensure_sync(view_hook) is view_hook and app.ensure_sync(view_hook) is view_hook
+    assert view_hook in app._sync
+    # a coroutine still goes to Flask's async_to_sync (here without the async extra: its refusal)
+    with pytest.raises(RuntimeError, match="async"):
+        app.ensure_sync(coroutine_view)
+    assert coroutine_view not in app._sync
+    with app.test_request_context("/healthz"):
+        @after_this_request
+        def once(response):
+            return response
+        assert app.ensure_sync(once) is once and once in app._sync
+    before = len(app._sync)
+    del once
+    gc.collect()
+    assert len(app._sync) == before - 1  # gone with the request's function
