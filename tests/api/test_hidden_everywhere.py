@@ -70,7 +70,7 @@ def everything(game, seat: int | str, probes: list[dict], seeds: Seeds, most: in
         "view": view,
         "versions": [_answer(game.get(f"?version={v}", auth)) for v in (_spread(versions, most) if most else versions)],
         "events": game.all_events(auth),
-        "stream": _streamed(game.get("/stream", auth)),
+        "stream": _streamed(game, auth),
         "long_poll": _answer(game.get("/events", auth, query_string={"after": view["version"], "wait": 0.05})),
         "legal_commands": _answer(game.get("/legal-commands", auth)),
         "export": _answer(export),
@@ -84,11 +84,21 @@ def everything(game, seat: int | str, probes: list[dict], seeds: Seeds, most: in
     return _normalised(seen, game.id)
 
 
-def _streamed(response) -> list:
-    """A stream's status and messages (the apps here end a stream after 0.2 s): each message's
-    id and entry."""
-    messages = [m for m in response.get_data(as_text=True).split("\n\n") if m.startswith("id: ")]
-    return [response.status_code, [(m.split("\n")[0], json.loads(m.split("\ndata: ", 1)[1])) for m in messages]]
+def _streamed(game, auth: dict) -> list:
+    """A stream's status and messages (each message's id and entry), read as an EventSource
+    reads one: the apps here end a stream after 0.2 s, so it is opened again with Last-Event-ID
+    until it brings nothing new (on a slow machine one stream may end before it has sent a long
+    log)."""
+    status, seen, last = None, [], None
+    while True:
+        response = game.get("/stream", {**auth, "Last-Event-ID": last} if last else auth)
+        status = status or response.status_code
+        messages = [m for m in response.get_data(as_text=True).split("\n\n") if m.startswith("id: ")]
+        new = [(m.split("\n")[0], json.loads(m.split("\ndata: ", 1)[1])) for m in messages]
+        if not new:
+            return [status, seen]
+        seen += new
+        last = new[-1][0].removeprefix("id: ")
 
 
 def _spread(versions: range, most: int = 12) -> list[int]:
