@@ -53,9 +53,11 @@ class StatusSchema(ma.Schema):
     status = ma.fields.String(required=True)
 
 
-def route_label() -> str:
-    """The route's rule (/games/<uuid:game_id>/commands), never the raw path: bounded labels."""
-    return request.url_rule.rule if request.url_rule is not None else "unmatched"
+def route_label(current=None) -> str:
+    """The route's rule (/games/<uuid:game_id>/commands), never the raw path: bounded labels.
+    `current`: the request, when the caller holds it already (else Flask's)."""
+    rule = (current if current is not None else request).url_rule
+    return rule.rule if rule is not None else "unmatched"
 
 
 def install(app: Flask) -> None:
@@ -74,8 +76,7 @@ def install(app: Flask) -> None:
         current = request._get_current_object()  # type: ignore[attr-defined]
         started = context.get("started")
         elapsed = time.perf_counter() - started if started is not None else 0.0
-        rule = current.url_rule
-        route = rule.rule if rule is not None else "unmatched"
+        route = route_label(current)
         method, status = current.method, response.status_code
         _child(REQUESTS, method, route, str(status)).inc()
         _child(REQUEST_SECONDS, method, route).observe(elapsed)
