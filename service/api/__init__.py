@@ -141,13 +141,9 @@ class Blueprint(flask_smorest.Blueprint):
         function that only calls the next (about a dozen calls a request, each looking up the
         app and whether the view is a coroutine); here the documentation they build is put on
         the view itself, which is called directly."""
-        def decorator(func):
-            documented = func
-            for status in statuses + SERVER_LIMITS + ((RATE_LIMITED,) if limited else ()):
-                documented = self.alt_response(status, response=http.HTTPStatus(status).name)(documented)
-            func._apidoc = documented._apidoc
-            return func
-        return decorator
+        documenting = [self.alt_response(status, response=http.HTTPStatus(status).name)
+                       for status in statuses + SERVER_LIMITS + ((RATE_LIMITED,) if limited else ())]
+        return self.documented(*reversed(documenting))  # applied in the order listed
 
 
     @staticmethod
