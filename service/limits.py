@@ -1,4 +1,4 @@
-"""Rate limits per client address (issue 15), by Flask-Limiter.
+"""Rate limits per client address (issue 15), counted by the `limits` library.
 
 Two budgets per address:
 - **costly**: creating a game, a dry run, a verification and a replay (they cost the most CPU
@@ -8,9 +8,12 @@ Two budgets per address:
   A game created with custom content spends CUSTOM_CONTENT_COST (20) of it: validating nested
   content holds the CPU for seconds, so an address may create 5 such games a minute.
 - **everything else**: 6,000 a minute (100 a second) by default; the costly requests count
-  here too. /healthz, /readyz and /metrics are never limited (probes and scrapers).
+  here too. /healthz, /readyz and /metrics are never limited (probes and scrapers), nor is a
+  request for no route (404, 405: nothing is served).
 
-Over a limit the answer is 429 problem+json `RATE_LIMITED` with `Retry-After` (seconds).
+Over a limit the answer is 429 problem+json `RATE_LIMITED` with `Retry-After` (seconds). Every
+counted answer carries `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds) of the
+budget it was counted against: the costly one for a costly request, else the address's whole.
 
 Settings (app config, else the environment):
     RATE_LIMITS          PARLEY_RATE_LIMITS          "off" turns every limit off (test rigs,
@@ -28,17 +31,33 @@ Settings (app config, else the environment):
 
 An IPv6 client is counted by its /64 network: one host usually holds a whole /64, and counting
 each address apart would let it take a new budget per address.
+
+Counting is done here on the `limits` library (the engine Flask-Limiter drives), with the
+same moving windows and storage keys Flask-Limiter used: Flask-Limiter's own bookkeeping
+(parsing the limit strings again, resolving exemptions and scopes, twice for a costly
+endpoint) cost more than a whole command's adjudication (docs/performance.md).
 """
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from functools import wraps
 
-from flask import Flask, request
-from flask_limiter import Limiter, RateLimitExceeded
+from flask import Flask, Response, g, request
+from limits import RateLimitItem, parse
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+from limits.util import WindowStats
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.errors import problem_response
+from service.errors import Problem
+
+log = logging.getLogger(__name__)
 
 COSTLY_DEFAULT = "100 per minute"
 EVERYTHING_DEFAULT = "6000 per minute"
@@ -47,6 +66,11 @@ COSTLY = ("games.create_game", "verifications.verify_export", "replays.replay_ex
 UNLIMITED = ("operations.health", "operations.readiness", "operations.metrics")
 CUSTOM_CONTENT_COST = 20
 TRUTHY = {"true", "t", "yes", "y", "on", "1"}  # what the dry_run query parameter accepts as true
+KEY_PREFIX = "parley"
+EVERYTHING_SCOPE = "global"  # the address's whole budget (a costly one is scoped by its endpoint)
+# After a shared store (Redis) fails, each worker counts in memory and tries the store again
+# after this many seconds, doubling while it keeps failing, up to the last.
+RETRY_STORE_SECONDS = (1, 2, 4, 8, 16, 30)
 
 
 def _setting(app: Flask, name: str, default: str) -> str:
@@ -56,10 +80,132 @@ def _setting(app: Flask, name: str, default: str) -> str:
     return str(value)
 
 
-def client_address() -> str:
+@dataclass(frozen=True)
+class Counted:
+    """The budget a request was counted against, as its answer's headers tell it."""
+
+    limit: RateLimitItem
+    identifiers: tuple[str, ...]
+    allowed: bool
+
+
+class MemoryWindows:
+    """Moving windows in this worker's memory, as the `limits` library's strategy asks them
+    (hit, get_window_stats): for each budget and address, the times of its hits still in the
+    window. The library's own memory storage starts a timer thread every few requests to
+    expire its entries; here a window drops its expired hits when it is next asked, and
+    windows left empty are swept once a minute."""
+
+    SWEEP_SECONDS = 60.0
+
+    def __init__(self):
+        self._hits: dict[tuple, deque] = {}
+        self._lock = threading.Lock()
+        self._sweep_at = time.monotonic() + self.SWEEP_SECONDS
+
+    def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
+        now = time.time()
+        with self._lock:
+            hits = self._window(item, identifiers, now)
+            if len(hits) + cost > item.amount:
+                return False
+            hits.extend([now] * cost)
+            if time.monotonic() >= self._sweep_at:
+                self._sweep(now)
+            return True
+
+    def get_window_stats(self, item: RateLimitItem, *identifiers: str) -> WindowStats:
+        now = time.time()
+        with self._lock:
+            hits = self._window(item, identifiers, now)
+            return WindowStats((hits[0] if hits else now) + item.get_expiry(), item.amount - len(hits))
+
+    def _window(self, item: RateLimitItem, identifiers: tuple, now: float) -> deque:
+        key = (item.amount, item.get_expiry(), identifiers)
+        hits = self._hits.get(key)
+        if hits is None:
+            hits = self._hits[key] = deque()
+        start = now - key[1]
+        while hits and hits[0] <= start:
+            hits.popleft()
+        return hits
+
+    def _sweep(self, now: float) -> None:
+        for key in [k for k, hits in self._hits.items() if not hits or hits[-1] <= now - k[1]]:
+            del self._hits[key]
+        self._sweep_at = time.monotonic() + self.SWEEP_SECONDS
+
+
+class Budgets:
+    """Moving-window budgets in this worker's memory, or in a store shared by every worker and
+    node (Redis), falling back to this worker's memory while the shared store fails."""
+
+    def __init__(self, storage_uri: str):
+        self.memory = MemoryWindows()
+        self.shared = not storage_uri.startswith("memory://")
+        self.store = MovingWindowRateLimiter(storage_from_string(storage_uri)) if self.shared else self.memory
+        self._retry_at = 0.0
+        self._failures = 0
+        self._lock = threading.Lock()
+
+    def spend(self, limit: RateLimitItem, identifiers: tuple[str, ...], cost: int = 1) -> Counted:
+        allowed = self._ask(lambda s: s.hit(limit, *identifiers, cost=cost))
+        return Counted(limit, identifiers, allowed)
+
+    def headers(self, counted: Counted) -> dict[str, str]:
+        """X-RateLimit-* of this budget now, and Retry-After (seconds) when it was refused."""
+        reset_time, remaining = self._ask(lambda s: s.get_window_stats(counted.limit, *counted.identifiers))
+        reset_at = int(reset_time + 1)
+        headers = {"X-RateLimit-Limit": str(counted.limit.amount),
+                   "X-RateLimit-Remaining": str(max(0, remaining)),
+                   "X-RateLimit-Reset": str(reset_at)}
+        if not counted.allowed:
+            headers["Retry-After"] = str(max(1, int(reset_at - time.time())))
+        return headers
+
+    def _ask(self, question):
+        if self.shared and time.monotonic() >= self._retry_at:
+            try:
+                answer = question(self.store)
+            except Exception as error:  # the shared store is away: never fail a request for it
+                self._store_failed(error)
+            else:
+                if self._failures:
+                    log.warning("rate limit store answers again; counting there")
+                    self._failures = 0
+                return answer
+        return question(self.memory)
+
+    def _store_failed(self, error: Exception) -> None:
+        with self._lock:
+            wait = RETRY_STORE_SECONDS[min(self._failures, len(RETRY_STORE_SECONDS) - 1)]
+            self._failures += 1
+            self._retry_at = time.monotonic() + wait
+        log.warning("rate limit store unreachable (%s): counting in this worker's memory for %s s",
+                    error, wait)
+
+
+# Parsed addresses, by the address as given: ipaddress parses slowly and a client sends many
+# requests. Bounded: cleared when full.
+_ADDRESSES: dict[str, str] = {}
+ADDRESSES_KEPT = 4096
+
+
+def client_address(remote_addr: str | None = None) -> str:
     """The address a request is counted against: the peer's (or, behind trusted proxies,
-    the one they state), an IPv6 address as its /64 network."""
-    address = request.remote_addr or "unknown"
+    the one they state), an IPv6 address as its /64 network. `remote_addr`: the WSGI
+    REMOTE_ADDR, when the caller has it (else the current request's)."""
+    given = (remote_addr if remote_addr is not None else request.remote_addr) or "unknown"
+    address = _ADDRESSES.get(given)
+    if address is None:
+        address = _counted_address(given)
+        if len(_ADDRESSES) >= ADDRESSES_KEPT:
+            _ADDRESSES.clear()
+        _ADDRESSES[given] = address
+    return address
+
+
+def _counted_address(address: str) -> str:
     try:
         parsed = ipaddress.ip_address(address)
     except ValueError:
@@ -86,27 +232,36 @@ def _not_costly() -> bool:
     return False
 
 
-def _too_many(error: RateLimitExceeded):
-    what = _costly_words() if _is_route_limit(error) else "requests"
-    return problem_response(
-        429, f"Too many {what} from your address: at most {error.limit.limit}. "
-             "Wait as long as Retry-After says, then send it again.", "RATE_LIMITED")
-
-
-def _is_route_limit(error: RateLimitExceeded) -> bool:
-    """Whether the budget spent is the costly one of this endpoint (not the address's whole)."""
-    return request.endpoint in COSTLY and not _not_costly() and getattr(error.limit, "scope", None) != "global"
-
-
 def _costly_words() -> str:
-    what = {"games.create_game": "games created", "verifications.verify_export": "verifications",
-            "replays.replay_export": "replays"}.get(request.endpoint or "", "requests")
     if request.endpoint == "commands.send_command":
-        what = "dry runs"
-    return what
+        return "dry runs"
+    return {"games.create_game": "games created", "verifications.verify_export": "verifications",
+            "replays.replay_export": "replays"}.get(request.endpoint or "", "requests")
 
 
-def install(app: Flask) -> Limiter | None:
+def _too_many(limit: RateLimitItem, what: str) -> Problem:
+    return Problem(429, f"Too many {what} from your address: at most {limit}. "
+                        "Wait as long as Retry-After says, then send it again.", "RATE_LIMITED")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The app's budgets, and the address's whole one, which every served request spends."""
+
+    budgets: Budgets
+    everything: RateLimitItem
+
+    def spend(self, remote_addr: str | None) -> None:
+        """Spend one of this address's whole budget (before anything else is done for the
+        request): a 429 problem when it is spent. The request's answer tells this budget
+        (g.rate_limit) unless a costly one is spent after it."""
+        counted = self.budgets.spend(self.everything, (KEY_PREFIX, client_address(remote_addr), EVERYTHING_SCOPE))
+        g.rate_limit = counted
+        if not counted.allowed:
+            raise _too_many(self.everything, "requests")
+
+
+def install(app: Flask) -> Limits | None:
     """Rate-limit the app as its settings say; None when the limits are off."""
     if _setting(app, "RATE_LIMITS", "on").lower() in ("off", "false", "0", "no"):
         return None
@@ -114,23 +269,41 @@ def install(app: Flask) -> Limiter | None:
     if proxies:
         # Flask's documented way to wrap its WSGI app:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=0, x_host=0, x_port=0, x_prefix=0)  # type: ignore[method-assign]
-    limiter = Limiter(
-        client_address, app=app, key_prefix="parley",
-        # One budget for all of an address's requests together (an application limit; a
-        # default limit would count each endpoint apart).
-        application_limits=[_setting(app, "RATE_LIMIT_DEFAULT", EVERYTHING_DEFAULT)],
-        storage_uri=_setting(app, "RATE_LIMIT_STORAGE", "memory://"),
-        strategy="moving-window", headers_enabled=True, retry_after="delta-seconds",
-        # A shared counter store that fails (Redis away) must not fail the API: the worker
-        # counts in memory meanwhile, and Flask-Limiter logs the outage.
-        in_memory_fallback_enabled=True, swallow_errors=True)
-    costly = _setting(app, "RATE_LIMIT_COSTLY", COSTLY_DEFAULT)
-    for endpoint in COSTLY:  # each its own budget (a route's limit counts per endpoint)
+    budgets = Budgets(_setting(app, "RATE_LIMIT_STORAGE", "memory://"))
+    everything = parse(_setting(app, "RATE_LIMIT_DEFAULT", EVERYTHING_DEFAULT))
+    costly = parse(_setting(app, "RATE_LIMIT_COSTLY", COSTLY_DEFAULT))
+    limits = Limits(budgets, everything)
+    app.extensions["parley.limits"] = limits
+
+    @app.before_request
+    def _spend_the_address_budget() -> None:
+        # A request for no route (404, 405) is served nothing and counted nowhere.
+        if request.routing_exception is not None or request.endpoint in UNLIMITED:
+            return
+        limits.spend(request.remote_addr)
+
+    def spending_the_costly_budget(view):
+        # Around the view, as its own budget: after every before-request check (a 415 spends
+        # none of it), each costly endpoint counted apart.
+        @wraps(view)
+        def limited(*args, **kwargs):
+            if not _not_costly():
+                counted = budgets.spend(costly, (KEY_PREFIX, client_address(), request.endpoint), _cost())
+                g.rate_limit = counted
+                if not counted.allowed:
+                    raise _too_many(costly, _costly_words())
+            return view(*args, **kwargs)
+        return limited
+
+    for endpoint in COSTLY:
         if endpoint in app.view_functions:
-            limit = limiter.limit(costly, exempt_when=_not_costly, cost=_cost)
-            app.view_functions[endpoint] = limit(app.view_functions[endpoint])  # type: ignore[assignment]
-    for endpoint in UNLIMITED:
-        if endpoint in app.view_functions:
-            app.view_functions[endpoint] = limiter.exempt(app.view_functions[endpoint])  # type: ignore[assignment]
-    app.register_error_handler(RateLimitExceeded, _too_many)
-    return limiter
+            app.view_functions[endpoint] = spending_the_costly_budget(app.view_functions[endpoint])
+
+    @app.after_request
+    def _tell_the_budget(response: Response) -> Response:
+        counted = g.get("rate_limit")
+        if counted is not None:
+            response.headers.update(budgets.headers(counted))
+        return response
+
+    return limits

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-WEB_AND_STORAGE = {"flask", "flask_smorest", "flask_limiter", "marshmallow", "webargs", "werkzeug", "psycopg",
+WEB_AND_STORAGE = {"flask", "flask_smorest", "limits", "marshmallow", "webargs", "werkzeug", "psycopg",
                    "psycopg_pool", "eventsourcing", "gunicorn", "gevent", "requests", "redis", "sqlite3",
                    "socket", "subprocess", "http", "urllib", "prometheus_client", "cryptography"}
 FORBIDDEN = {

@@ -170,3 +170,71 @@ def test_a_game_with_custom_content_spends_more_of_the_creation_budget():
     codes = [client.post("/games", json=custom, environ_base=env).status_code for _ in range(3)]
     assert codes == [201, 201, 429]
     app.extensions["parley"].close()
+
+
+def test_every_counted_answer_tells_its_budget_and_only_a_refusal_says_when_to_retry(app):
+    """X-RateLimit-* name the budget the request was counted against: the address's whole for
+    a command and a read, the costly one for a creation or a dry run. Retry-After is on a 429
+    only: on a served answer it would tell a client to wait for nothing."""
+    client = app.test_client()
+    env = {"REMOTE_ADDR": "10.0.0.11"}
+    created = create(client, address="10.0.0.11")
+    assert created.headers["X-RateLimit-Limit"] == "5" and created.headers["X-RateLimit-Remaining"] == "4"
+    game = Seated(client, created.get_json())
+    command = client.post(f"/games/{game.id}/commands", json={"type": "draw"}, headers=game.seat(0), environ_base=env)
+    read = client.get(f"/games/{game.id}", headers=game.seat(1), environ_base=env)
+    dry = client.post(f"/games/{game.id}/commands?dry_run=true", json={"type": "stand"}, headers=game.seat(1),
+                      environ_base=env)
+    # The whole budget: the creation, the command and the read spent 3 of 60.
+    assert (command.headers["X-RateLimit-Limit"], command.headers["X-RateLimit-Remaining"]) == ("60", "58")
+    assert (read.headers["X-RateLimit-Limit"], read.headers["X-RateLimit-Remaining"]) == ("60", "57")
+    assert (dry.headers["X-RateLimit-Limit"], dry.headers["X-RateLimit-Remaining"]) == ("5", "4")
+    for answer in (created, command, read, dry):
+        assert "Retry-After" not in answer.headers
+        assert int(answer.headers["X-RateLimit-Reset"]) > 0
+    # Probes and requests for no route are counted nowhere and told nothing.
+    for path in ("/healthz", "/readyz", "/no-such-thing"):
+        assert "X-RateLimit-Limit" not in client.get(path, environ_base=env).headers
+    assert client.get("/rulesets", environ_base=env).headers["X-RateLimit-Remaining"] == "55"
+
+
+def test_a_shared_store_that_fails_never_fails_a_request_and_the_worker_counts_in_memory_meanwhile(caplog):
+    """Redis away (nothing listens on port 1): every request is still answered, the limits
+    still hold (each worker counting in its memory), and the outage is logged."""
+    app = limited_app(RATE_LIMIT_STORAGE="redis://127.0.0.1:1/0")
+    client = app.test_client()
+    with caplog.at_level("WARNING", logger="service.limits"):
+        codes = [create(client, address="10.0.0.12").status_code for _ in range(6)]
+    assert codes == [201] * 5 + [429]
+    assert any("rate limit store unreachable" in r.getMessage() for r in caplog.records)
+    app.extensions["parley"].close()
+
+
+def test_windows_in_memory_count_as_the_limits_library_does(monkeypatch):
+    """service.limits.MemoryWindows against the library's own moving window in memory, hit for
+    hit on one clock: the same verdicts, the same remaining budget and reset time, for several
+    addresses, costs above one and hits spread across more than a window."""
+    import random
+    import time as time_module
+
+    from limits import parse
+    from limits.storage import MemoryStorage
+    from limits.strategies import MovingWindowRateLimiter
+
+    from service.limits import MemoryWindows
+
+    clock = [1_800_000_000.0]
+    monkeypatch.setattr(time_module, "time", lambda: clock[0])
+    ours, theirs = MemoryWindows(), MovingWindowRateLimiter(MemoryStorage())
+    chosen = random.Random(16)
+    limit = parse("7 per 10 seconds")
+    verdicts = []
+    for _ in range(600):
+        clock[0] += chosen.choice((0.0, 0.1, 0.7, 2.5, 11.0))
+        who = ("parley", chosen.choice(("10.0.0.1", "10.0.0.2")), "global")
+        cost = chosen.choice((1, 1, 1, 2, 5))
+        verdict = ours.hit(limit, *who, cost=cost)
+        assert verdict == theirs.hit(limit, *who, cost=cost)
+        assert tuple(ours.get_window_stats(limit, *who)) == tuple(theirs.get_window_stats(limit, *who))
+        verdicts.append(verdict)
+    assert True in verdicts and False in verdicts  # both kinds of verdict were compared
