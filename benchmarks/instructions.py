@@ -37,13 +37,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def collected(root: Path, commands: int, warm_up: int, prefer: str | None) -> int:
+def collected(root: Path, commands: int, warm_up: int, prefer: str | None, rate_limits: bool = False) -> int:
     with tempfile.TemporaryDirectory() as out:
         argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/callgrind.out",
                 sys.executable, str(ROOT / "benchmarks" / "profile_commands.py"), "--root", str(root),
                 "--commands", str(commands), "--warm-up", str(warm_up)]
         if prefer:
             argv += ["--prefer", prefer]
+        if rate_limits:
+            argv += ["--rate-limits"]
         run = subprocess.run(argv, capture_output=True, text=True, check=False)
     found = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or found is None:
@@ -51,7 +53,7 @@ def collected(root: Path, commands: int, warm_up: int, prefer: str | None) -> in
     return int(found.group(1))
 
 
-def worker_count(root: Path, commands: int, warm_up: int, prefer: str | None) -> int:
+def worker_count(root: Path, commands: int, warm_up: int, prefer: str | None, rate_limits: bool = False) -> int:
     """Instructions the gunicorn worker spent from its start to its exit, having served
     `warm_up` + `commands` commands (--server: the difference of two such runs is per command)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -63,7 +65,9 @@ def worker_count(root: Path, commands: int, warm_up: int, prefer: str | None) ->
     with tempfile.TemporaryDirectory() as out, fresh_schema("instructions") as (_, env):
         port = issue5.free_port()
         valgrind = f"valgrind --tool=callgrind --trace-children=yes --callgrind-out-file={out}/callgrind.%p"
-        full = {"PARLEY_RATE_LIMITS": "off", **env, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "1",
+        limits = ({"PARLEY_RATE_LIMITS": "on", "PARLEY_RATE_LIMIT_DEFAULT": "1000000 per minute"} if rate_limits
+                  else {"PARLEY_RATE_LIMITS": "off"})
+        full = {**limits, **env, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "1",
                 "GUNICORN_TIMEOUT": "900", "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}"}
         server = subprocess.Popen(["bash", "-c", f"exec {valgrind} {web}"], cwd=root, env={**os.environ, **full},
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -126,21 +130,24 @@ def main() -> None:
     ap.add_argument("--warm-up", type=int, default=100)
     ap.add_argument("--prefer", default=None, help="a Prefer header to send, e.g. return=minimal")
     ap.add_argument("--server", action="store_true", help="count the gunicorn worker, whole (see above)")
+    ap.add_argument("--rate-limits", action="store_true",
+                    help="every request counted in the rate limits, as by default (a budget this one address never spends)")
     args = ap.parse_args()
     for root in [Path(r).resolve() for r in (args.root or [str(ROOT)])]:
         if args.server:
             # Two servers, each booted, played in (the same 12 games' first commands) and stopped:
             # the one that served M more commands spent the difference on them.
-            per = (worker_count(root, args.commands, args.base + args.warm_up, args.prefer)
-                   - worker_count(root, 0, args.base + args.warm_up, args.prefer)) / args.commands
+            per = (worker_count(root, args.commands, args.base + args.warm_up, args.prefer, args.rate_limits)
+                   - worker_count(root, 0, args.base + args.warm_up, args.prefer, args.rate_limits)) / args.commands
             print(f"{root}: {per:,.0f} instructions of the gunicorn worker per command (callgrind, "
-                  f"{args.commands} commands, Prefer: {args.prefer or '(none)'})", flush=True)
+                  f"{args.commands} commands, Prefer: {args.prefer or '(none)'}, rate limits "
+                  f"{'on' if args.rate_limits else 'off'})", flush=True)
             continue
-        short = collected(root, args.base, args.warm_up, args.prefer)
-        long = collected(root, args.base + args.commands, args.warm_up, args.prefer)
+        short = collected(root, args.base, args.warm_up, args.prefer, args.rate_limits)
+        long = collected(root, args.base + args.commands, args.warm_up, args.prefer, args.rate_limits)
         per = (long - short) / args.commands
         print(f"{root}: {per:,.0f} instructions per command (callgrind, {args.commands} commands, "
-              f"Prefer: {args.prefer or '(none)'})", flush=True)
+              f"Prefer: {args.prefer or '(none)'}, rate limits {'on' if args.rate_limits else 'off'})", flush=True)
 
 
 if __name__ == "__main__":
