@@ -15,18 +15,20 @@ _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"messa
 
 
 def request_context() -> dict:
-    """The request id and game id of the request being served, if any."""
+    """The request id and game id of the request being served, if any: from Flask's request
+    context, or from the app context alone where a route serves without one (g.game_id:
+    service/api/commands.py LeanRoute)."""
     try:
-        from flask import g, has_request_context, request
+        from flask import g, has_app_context, has_request_context, request
     except ImportError:  # gunicorn's master formats its own lines without Flask
         return {}
-    if not has_request_context():
+    if not has_app_context():
         return {}
     context = {}
     request_id = g.get("request_id")
     if request_id:
         context["request_id"] = request_id
-    game_id = (request.view_args or {}).get("game_id")
+    game_id = (request.view_args or {}).get("game_id") if has_request_context() else g.get("game_id")
     if game_id is not None:
         context["game_id"] = str(game_id)
     return context

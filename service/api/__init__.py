@@ -183,9 +183,11 @@ def application() -> Parley:
     return current_app.extensions["parley"]
 
 
-def bearer_token() -> str:
-    """The bearer token, or 401: credentials are checked before anything else is told."""
-    header = request.headers.get("Authorization", "")
+def bearer_token(header: str | None = None) -> str:
+    """The bearer token, or 401: credentials are checked before anything else is told.
+    `header`: the Authorization header, when the caller has it (else the current request's)."""
+    if header is None:
+        header = request.headers.get("Authorization", "")
     match = BEARER.match(header)
     if not match:
         raise Problem(401, "Send a seat's, the host's or the spectator's token as 'Authorization: Bearer <token>'.",
@@ -193,18 +195,20 @@ def bearer_token() -> str:
     return match.group(1)
 
 
-def authenticate(game_id: UUID, load=None, *, reading: bool = False) -> tuple[Game, int | str]:
+def authenticate(game_id: UUID, load=None, *, reading: bool = False,
+                 authorization: str | None = None) -> tuple[Game, int | str]:
     """Load the game (with `load`, by default its latest version) and tell whose token this
     is: a seat number, "host" or "spectator".
 
     `reading`: the request only reads the game, so a public game answers it without a token,
     as its spectator (SPECTATOR). Without a token, a game that is not public and a game that
-    does not exist get the same 401: nobody learns which ids exist by asking."""
+    does not exist get the same 401: nobody learns which ids exist by asking.
+    `authorization`: the Authorization header, when the caller has it (else the request's)."""
     if reading and not request.headers.get("Authorization"):
         game = _public_game(game_id, load)
         if game is not None:
             return game, SPECTATOR
-    token = bearer_token()
+    token = bearer_token(authorization)
     try:
         game = (load or application().get_game)(game_id)
     except GameNotFound:

@@ -6,15 +6,20 @@ each outcome to its HTTP answer."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
-from collections.abc import Callable
+import re
+import time
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from uuid import UUID
 
 import marshmallow as ma
 from flask import jsonify, request
+from werkzeug.http import parse_etags
 
 from domain.adjudication import SERVICE_RULE
-from service import commands
+from service import commands, security_headers
 from service.api import Blueprint, application, authenticate, loads_strictly, operations
 from service.api.games import BEARER_AUTH, ETAG_HEADER, GameViewSchema
 from service.api.render import event_entry, game_view
@@ -119,44 +124,65 @@ def send_command(game_id: UUID):
     With 'Prefer: return=minimal' the answer leaves out your new view of the game (`game`)."""
     body = _command_body()
     dry_run = _dry_run()
+    answer, status, headers = answer_command(
+        game_id, body, dry_run, request.headers.get("Authorization", ""), request.headers.get("Idempotency-Key"),
+        request.headers.get("If-Match"), preferred_return(request.environ.get("HTTP_PREFER")),
+        lambda: request_hash(request.get_json(silent=True)))
+    # The body is built for the caller already (render.py): flask-smorest's dump through
+    # CommandResultSchema would copy it unchanged (tests/api/test_prefer.py holds that).
+    return jsonify(answer), status, headers
+
+
+def answer_command(game_id: UUID, body: dict, dry_run: bool, authorization: str, key: str | None,
+                   if_match: str | None, prefer: str | None,
+                   hashed: Callable[[], str]) -> tuple[dict, int, dict]:
+    """The command's answer (body, status, headers), or the problem raised: the request as
+    parsed (the body as CommandSchema loads it; the Authorization, Idempotency-Key and
+    If-Match headers as sent, None when not; the `return` preference), `hashed` giving the
+    body's request_hash when an Idempotency-Key asks for it. Both routes to it (the view, and
+    LeanRoute for a plain command) answer through here."""
     loaded: dict = {}
 
     def load(game_id: UUID) -> Game:
         game, loaded["caught_up"] = commands.game_to_decide_on(application(), game_id, dry_run)
         return game
 
-    game, caller = authenticate(game_id, load)
-    key = request.headers.get("Idempotency-Key")
-    sent = commands.CommandRequest(game_id, caller, body, dry_run, _if_match(), key,
-                                   _request_hash() if key is not None else None)
-    prefer = preferred_return()
+    game, caller = authenticate(game_id, load, authorization=authorization)
+    sent = commands.CommandRequest(game_id, caller, body, dry_run, _if_match(if_match), key,
+                                   hashed() if key is not None else None)
     with operations.command_metrics(game.ruleset_id) as metric:
         outcome = commands.send(application(), sent, game, loaded["caught_up"])
         metric["outcome"] = OUTCOME_LABELS.get(type(outcome), metric["outcome"])
         answer = ANSWERS[type(outcome)](outcome, caller, prefer)
         if isinstance(answer, Problem):
             raise answer
-        body, status, headers = answer
+        answer_body, status, headers = answer
         if prefer is not None:
             headers["Preference-Applied"] = f"return={prefer}"
-        # The body is built for the caller already (render.py): flask-smorest's dump through
-        # CommandResultSchema would copy it unchanged (tests/api/test_prefer.py holds that).
-        return jsonify(body), status, headers
+        return answer_body, status, headers
 
 
-def _command_body() -> dict:
-    """The command as CommandSchema loads it (webargs, as blp.arguments would). A body that
-    plainly matches the schema (an object whose `type` is a string, with `seat` and
-    `expected_version` integers when sent) is taken as sent, in the order marshmallow gives
-    (its declared fields, then the others as sent); anything else goes through the schema,
-    for the same 400 it has always met. Malformed JSON is refused by loads_strictly either way."""
-    data = request.get_data(cache=True)
-    sent = loads_strictly(data) if data else None
+def _plainly_a_command(sent) -> dict | None:
+    """The command as CommandSchema would load it, when the body plainly matches the schema (an
+    object whose `type` is a string, with `seat` and `expected_version` integers when sent):
+    in the order marshmallow gives (its declared fields, then the others as sent). None for
+    anything else, which only the schema may answer."""
     if (type(sent) is dict and type(sent.get("type")) is str and type(sent.get("seat", 0)) is int
             and type(sent.get("expected_version", 0)) is int):
         loaded = {name: sent[name] for name in ("type", "seat", "expected_version") if name in sent}
         loaded.update(sent)  # the others, after them, in the order sent
         return loaded
+    return None
+
+
+def _command_body() -> dict:
+    """The command as CommandSchema loads it (webargs, as blp.arguments would): a plain one
+    taken as sent (_plainly_a_command), anything else through the schema, for the same 400 it
+    has always met. Malformed JSON is refused by loads_strictly either way."""
+    data = request.get_data(cache=True)
+    plain = _plainly_a_command(loads_strictly(data) if data else None)
+    if plain is not None:
+        return plain
     return Blueprint.ARGUMENTS_PARSER.parse(CommandSchema, location="json")
 
 
@@ -167,16 +193,14 @@ def _dry_run() -> bool:
     return Blueprint.ARGUMENTS_PARSER.parse(DryRunQuerySchema, location="query")["dry_run"]
 
 
-def preferred_return() -> str | None:
-    """The request's `return` preference (RFC 7240): "minimal", "representation", or None.
+def preferred_return(header: str | None) -> str | None:
+    """The `return` preference (RFC 7240) of a Prefer header: "minimal", "representation", or None.
 
     Preferences are comma-separated, each `name[=value]` and `;` parameters; names are
     case-insensitive, values as sent (a quoted value unquoted). Only the first `return`
     counts (RFC 7240, section 2); a value other than the two is ignored, as is any other
-    preference."""
-    # WSGI holds one value per header name (a server joins repeated headers with commas);
-    # read straight from the environ: werkzeug's getlist walks every header of the request.
-    header = request.environ.get("HTTP_PREFER")
+    preference. WSGI holds one value per header name (a server joins repeated headers with
+    commas): read it straight from the environ (werkzeug's getlist walks every header)."""
     if header:
         for preference in header.split(","):
             name, _, value = preference.split(";", 1)[0].partition("=")
@@ -189,15 +213,16 @@ def preferred_return() -> str | None:
     return None
 
 
-def _if_match() -> commands.IfMatch | None:
-    if "If-Match" not in request.headers:
+def _if_match(header: str | None) -> commands.IfMatch | None:
+    if header is None:
         return None
-    return commands.IfMatch(request.if_match.star_tag, frozenset(request.if_match.as_set()))
+    tags = parse_etags(header)  # as werkzeug's request.if_match
+    return commands.IfMatch(tags.star_tag, frozenset(tags.as_set()))
 
 
-def _request_hash() -> str:
+def request_hash(sent) -> str:
     """What an Idempotency-Key's command is compared by: the body as sent, canonical JSON."""
-    body = json.dumps(request.get_json(silent=True), sort_keys=True, separators=(",", ":"))
+    body = json.dumps(sent, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(body.encode()).hexdigest()
 
 
@@ -245,3 +270,112 @@ ANSWERS: dict[type, Callable[..., tuple[dict, int, dict] | Problem]] = {
         409, "Another command was stored first; read the game and try again.", "VERSION_CONFLICT"),
 }
 OUTCOME_LABELS = {commands.Replayed: "replayed", commands.DryRunAnswer: "dry_run"}
+
+
+# The command route without Flask's per-request machinery ------------------------------------
+
+COMMAND_PATH = re.compile(r"/games/([A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12})"
+                          r"/commands\Z")  # the route's rule, with werkzeug's uuid converter
+
+
+class LeanRoute:
+    """POST /games/{id}/commands for a plain command, answered without Flask's request context.
+
+    Commands are most of what a busy node serves, and Flask's own work for each (the request
+    and response objects, URL matching, the hooks' lookups through context locals) was about
+    a third of a command's CPU (docs/performance.md). A request this route takes: POST to the
+    route's exact path, no query (so no dry run), a JSON body of a stated length within
+    MAX_CONTENT_LENGTH that plainly matches CommandSchema (_plainly_a_command). Anything else
+    is left to Flask (the body, once read, handed back), and so is every refusal: a problem
+    raised here is rendered by Flask's own error handlers and after-request hooks, in a request
+    context pushed then. An accepted command's answer carries what Flask's path gives it: the
+    same body and headers (the view's, the security headers, the rate limit's, the request id),
+    counted in the same metrics and logged in the same line (tests/api/test_lean_route.py
+    compares the two routes answer for answer)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.route = next(rule.rule for rule in app.url_map.iter_rules() if rule.endpoint == "commands.send_command")
+        self.security = list(security_headers(public=False, page=False).items())
+
+    def __call__(self, environ: dict, start_response) -> Iterable[bytes] | None:
+        """The answer, or None: the request is Flask's."""
+        if environ.get("REQUEST_METHOD") != "POST" or environ.get("QUERY_STRING"):
+            return None
+        matched = COMMAND_PATH.match(environ.get("PATH_INFO", ""))
+        length = environ.get("CONTENT_LENGTH") or ""
+        if (matched is None or not length.isdigit() or environ.get("HTTP_TRANSFER_ENCODING")
+                or not _json_content_type(environ.get("CONTENT_TYPE", ""))):
+            return None
+        limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        if limit is not None and int(length) > limit:
+            return None
+        data = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(data)  # for Flask, should the request be its after all
+        if len(data) != int(length):
+            return None
+        try:
+            sent = loads_strictly(data)
+        except Problem:
+            return None
+        body = _plainly_a_command(sent)
+        if body is None:
+            return None
+        return self._serve(environ, start_response, UUID(matched.group(1)), body, sent)
+
+    def _serve(self, environ: dict, start_response, game_id: UUID, body: dict, sent) -> Iterable[bytes]:
+        app = self.app
+        context = app.app_context()
+        context.push()
+        try:
+            local = context.g
+            local.started = started = time.perf_counter()
+            local.request_id = operations.request_id_for(environ)
+            local.game_id = str(game_id)  # for the log lines of this request (service/logs.py)
+            try:
+                limits = app.extensions.get("parley.limits")
+                if limits is not None:
+                    limits.spend(environ.get("REMOTE_ADDR"))
+                answer, status, headers = answer_command(
+                    game_id, body, False, environ.get("HTTP_AUTHORIZATION", ""), environ.get("HTTP_IDEMPOTENCY_KEY"),
+                    environ.get("HTTP_IF_MATCH"), preferred_return(environ.get("HTTP_PREFER")),
+                    lambda: request_hash(sent))
+                payload = f"{app.json.dumps(answer, **_dump_args(app))}\n".encode()
+                sent_headers = [("Content-Type", app.json.mimetype), ("Content-Length", str(len(payload))),
+                                *headers.items(), *self.security]
+                counted = local.get("rate_limit")
+                if counted is not None:
+                    sent_headers += limits.budgets.headers(counted).items()
+            except Exception as error:
+                return self._by_flask(environ, start_response, error)
+            sent_headers.append(("X-Request-ID", local.request_id))
+            operations.account("POST", environ["PATH_INFO"], self.route, status, time.perf_counter() - started)
+            start_response(f"{status} {HTTPStatus(status).phrase}", sent_headers)
+            return [payload]
+        finally:
+            context.pop()
+
+    def _by_flask(self, environ: dict, start_response, error: Exception) -> Iterable[bytes]:
+        """The refusal (or failure) `error`, answered as Flask's path answers it: its error
+        handlers, then its after-request hooks, in a request context of its own."""
+        app = self.app
+        with app.request_context(environ):
+            try:
+                response = app.finalize_request(app.handle_user_exception(error))
+            except Exception as unhandled:  # as Flask's wsgi_app: a handler that failed
+                response = app.handle_exception(unhandled)
+            return response(environ, start_response)
+
+
+def _json_content_type(value: str) -> bool:
+    """As werkzeug's request.is_json: application/json or application/*+json."""
+    mimetype = value.split(";", 1)[0].strip().lower()
+    return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
+
+
+def _dump_args(app) -> dict:
+    """The arguments Flask's JSON provider gives json.dumps for a response (jsonify)."""
+    provider = app.json
+    if (provider.compact is None and app.debug) or provider.compact is False:
+        return {"indent": 2}
+    return {"separators": (",", ":")}

@@ -65,9 +65,8 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def _start():
-        given = request.environ.get("HTTP_X_REQUEST_ID", "")
         context = g._get_current_object()  # werkzeug's proxy, looked up once
-        context.request_id = given if REQUEST_ID.match(given) else uuid.uuid4().hex
+        context.request_id = request_id_for(request.environ)
         context.started = time.perf_counter()
 
     @app.after_request
@@ -75,19 +74,28 @@ def install(app: Flask) -> None:
         context = g._get_current_object()  # one lookup, not one per use
         current = request._get_current_object()  # type: ignore[attr-defined]
         started = context.get("started")
-        elapsed = time.perf_counter() - started if started is not None else 0.0
-        route = route_label(current)
-        method, status = current.method, response.status_code
-        _child(REQUESTS, method, route, str(status)).inc()
-        _child(REQUEST_SECONDS, method, route).observe(elapsed)
+        account(current.method, current.path, route_label(current), response.status_code,
+                time.perf_counter() - started if started is not None else 0.0)
         request_id = context.get("request_id")
         if request_id:
             response.headers["X-Request-ID"] = request_id
-        if log.isEnabledFor(logging.INFO):
-            log.info("%s %s %s", method, current.path, status, extra={
-                "method": method, "path": current.path, "route": route,
-                "status": status, "duration_ms": round(elapsed * 1000, 2)})
         return response
+
+
+def request_id_for(environ: dict) -> str:
+    """The request's id: the client's X-Request-ID when it is a sensible one, else a new one."""
+    given = environ.get("HTTP_X_REQUEST_ID", "")
+    return given if REQUEST_ID.match(given) else uuid.uuid4().hex
+
+
+def account(method: str, path: str, route: str, status: int, elapsed: float) -> None:
+    """Count an answered request in the metrics, and log its line (when INFO is logged)."""
+    _child(REQUESTS, method, route, str(status)).inc()
+    _child(REQUEST_SECONDS, method, route).observe(elapsed)
+    if log.isEnabledFor(logging.INFO):
+        log.info("%s %s %s", method, path, status, extra={
+            "method": method, "path": path, "route": route,
+            "status": status, "duration_ms": round(elapsed * 1000, 2)})
 
 
 # The labelled children of the metrics, by labels: prometheus_client's labels() checks and
