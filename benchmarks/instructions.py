@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -53,7 +54,8 @@ def collected(root: Path, commands: int, warm_up: int, prefer: str | None, rate_
     return int(found.group(1))
 
 
-def worker_count(root: Path, commands: int, warm_up: int, prefer: str | None, rate_limits: bool = False) -> int:
+def worker_count(root: Path, commands: int, warm_up: int, prefer: str | None, rate_limits: bool = False,
+                 keep: Path | None = None) -> int:
     """Instructions the gunicorn worker spent from its start to its exit, having served
     `warm_up` + `commands` commands (--server: the difference of two such runs is per command)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -70,9 +72,10 @@ def worker_count(root: Path, commands: int, warm_up: int, prefer: str | None, ra
         full = {**limits, **env, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "1",
                 "GUNICORN_TIMEOUT": "900", "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}"}
         server = subprocess.Popen(["bash", "-c", f"exec {valgrind} {web}"], cwd=root, env={**os.environ, **full},
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                                  stdout=subprocess.DEVNULL, stderr=open(f"{out}/server.log", "wb"),  # noqa: SIM115
+                                  start_new_session=True)
         try:
-            _wait_for(port, server)
+            _wait_for(port, server, Path(out, "server.log"))
             (worker,) = issue5.workers_of(server.pid)
             players = [issue5.Player(port, seed) for seed in range(12)]
             for player in players:
@@ -90,6 +93,8 @@ def worker_count(root: Path, commands: int, warm_up: int, prefer: str | None, ra
                     break
                 time.sleep(0.2)
             totals = dump.read_text()
+            if keep is not None:  # for callgrind_annotate: where the worker's instructions went
+                shutil.copy(dump, keep)
         finally:
             issue5.stop_server(server)
     found = re.search(r"^(?:summary|totals): (\d+)", totals, re.MULTILINE)
@@ -106,7 +111,7 @@ def _alive(pid: int) -> bool:
     return Path(f"/proc/{pid}/stat").exists() and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
 
 
-def _wait_for(port: int, server: subprocess.Popen) -> None:
+def _wait_for(port: int, server: subprocess.Popen, log: Path) -> None:
     import http.client
 
     for _ in range(1800):  # valgrind's gunicorn takes a minute or two to boot
@@ -119,7 +124,8 @@ def _wait_for(port: int, server: subprocess.Popen) -> None:
             time.sleep(0.2)
         if server.poll() is not None:
             break
-    raise SystemExit("the server under valgrind did not start")
+    tail = log.read_text(errors="replace")[-3000:] if log.exists() else ""
+    raise SystemExit(f"the server under valgrind did not start; its log ends:\n{tail}")
 
 
 def main() -> None:
@@ -130,6 +136,8 @@ def main() -> None:
     ap.add_argument("--warm-up", type=int, default=100)
     ap.add_argument("--prefer", default=None, help="a Prefer header to send, e.g. return=minimal")
     ap.add_argument("--server", action="store_true", help="count the gunicorn worker, whole (see above)")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="--server: copy the longer run's callgrind output here (callgrind_annotate reads it)")
     ap.add_argument("--rate-limits", action="store_true",
                     help="every request counted in the rate limits, as by default (a budget this one address never spends)")
     args = ap.parse_args()
@@ -137,7 +145,8 @@ def main() -> None:
         if args.server:
             # Two servers, each booted, played in (the same 12 games' first commands) and stopped:
             # the one that served M more commands spent the difference on them.
-            per = (worker_count(root, args.commands, args.base + args.warm_up, args.prefer, args.rate_limits)
+            per = (worker_count(root, args.commands, args.base + args.warm_up, args.prefer, args.rate_limits,
+                                args.keep)
                    - worker_count(root, 0, args.base + args.warm_up, args.prefer, args.rate_limits)) / args.commands
             print(f"{root}: {per:,.0f} instructions of the gunicorn worker per command (callgrind, "
                   f"{args.commands} commands, Prefer: {args.prefer or '(none)'}, rate limits "
