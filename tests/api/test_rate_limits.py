@@ -238,3 +238,40 @@ def test_windows_in_memory_count_as_the_limits_library_does(monkeypatch):
         assert tuple(ours.get_window_stats(limit, *who)) == tuple(theirs.get_window_stats(limit, *who))
         verdicts.append(verdict)
     assert True in verdicts and False in verdicts  # both kinds of verdict were compared
+
+
+def test_a_shared_store_is_tried_again_after_a_pause_and_counted_in_once_it_answers(monkeypatch):
+    """While the shared store fails, a worker counts in memory and asks the store again only
+    after a pause (1 s, doubling); once it answers, counting goes back to it."""
+    from limits import parse
+
+    from service import limits as limits_module
+    from service.limits import Budgets
+
+    class Store:
+        def __init__(self):
+            self.down, self.asked = True, 0
+
+        def hit(self, item, *identifiers, cost=1):
+            self.asked += 1
+            if self.down:
+                raise ConnectionError("redis is away")
+            return True
+
+    clock = [1000.0]
+    monkeypatch.setattr(limits_module.time, "monotonic", lambda: clock[0])
+    budgets = Budgets("redis://127.0.0.1:1/0")
+    budgets.store = store = Store()
+    limit, who = parse("2 per minute"), ("parley", "10.0.0.13", "global")
+    assert [budgets.spend(limit, who).allowed for _ in range(3)] == [True, True, False]  # in memory
+    assert store.asked == 1  # asked once, then left alone during the pause
+    clock[0] += 1.5
+    budgets.spend(limit, who)
+    assert store.asked == 2  # asked again after the pause: still away, the next pause is 2 s
+    clock[0] += 1.5
+    budgets.spend(limit, who)
+    assert store.asked == 2
+    store.down = False
+    clock[0] += 1
+    assert budgets.spend(limit, who).allowed and store.asked == 3  # back: the store's own count
+    assert budgets.spend(limit, who).allowed and store.asked == 4
