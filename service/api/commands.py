@@ -16,7 +16,8 @@ from uuid import UUID
 
 import marshmallow as ma
 from flask import jsonify, request
-from werkzeug.http import parse_etags
+from werkzeug.http import parse_etags, parse_options_header
+from werkzeug.wsgi import get_content_length
 
 from domain.adjudication import SERVICE_RULE
 from service import commands, security_headers
@@ -299,20 +300,31 @@ class LeanRoute:
         self.security = list(security_headers(public=False, page=False).items())
 
     def __call__(self, environ: dict, start_response) -> Iterable[bytes] | None:
-        """The answer, or None: the request is Flask's."""
+        """The answer, or None: the request is Flask's. Its headers are read as werkzeug reads
+        them (the content length, the media type), so that what this route takes is exactly
+        what Flask's route would take as a plain command."""
+        started = time.perf_counter()  # Flask's route times the body's upload too
         if environ.get("REQUEST_METHOD") != "POST" or environ.get("QUERY_STRING"):
             return None
         matched = COMMAND_PATH.match(environ.get("PATH_INFO", ""))
-        length = environ.get("CONTENT_LENGTH") or ""
-        if (matched is None or not length.isdigit() or environ.get("HTTP_TRANSFER_ENCODING")
-                or not _json_content_type(environ.get("CONTENT_TYPE", ""))):
+        if matched is None or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
+        mimetype = parse_options_header(environ.get("CONTENT_TYPE", ""))[0].lower()
+        if not (mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))):
+            return None  # as werkzeug's request.is_json
+        length = get_content_length(environ)
         limit = self.app.config.get("MAX_CONTENT_LENGTH")
-        if limit is not None and int(length) > limit:
+        if not length or (limit is not None and length > limit):
             return None
-        data = environ["wsgi.input"].read(int(length))
+        try:
+            data = environ["wsgi.input"].read(length)
+        except Exception as error:  # a body read too slowly (408), a client gone
+            # Flask's route meets the same failure when its view reads the body, after its
+            # before-request hooks: handed over with a body that fails the same way.
+            environ["wsgi.input"] = _Failing(error)
+            return None
         environ["wsgi.input"] = io.BytesIO(data)  # for Flask, should the request be its after all
-        if len(data) != int(length):
+        if len(data) != length:
             return None
         try:
             sent = loads_strictly(data)
@@ -321,21 +333,22 @@ class LeanRoute:
         body = _plainly_a_command(sent)
         if body is None:
             return None
-        return self._serve(environ, start_response, UUID(matched.group(1)), body, sent)
+        return self._serve(environ, start_response, UUID(matched.group(1)), body, sent, started)
 
-    def _serve(self, environ: dict, start_response, game_id: UUID, body: dict, sent) -> Iterable[bytes]:
+    def _serve(self, environ: dict, start_response, game_id: UUID, body: dict, sent,
+               started: float) -> Iterable[bytes]:
         app = self.app
         context = app.app_context()
         context.push()
         try:
             local = context.g
-            local.started = started = time.perf_counter()
+            local.started = started
             local.request_id = operations.request_id_for(environ)
             local.game_id = str(game_id)  # for the log lines of this request (service/logs.py)
             try:
                 limits = app.extensions.get("parley.limits")
                 if limits is not None:
-                    limits.spend(environ.get("REMOTE_ADDR"))
+                    limits.spend(environ.get("REMOTE_ADDR"))  # None: counted as werkzeug's remote_addr is
                 answer, status, headers = answer_command(
                     game_id, body, False, environ.get("HTTP_AUTHORIZATION", ""), environ.get("HTTP_IDEMPOTENCY_KEY"),
                     environ.get("HTTP_IF_MATCH"), preferred_return(environ.get("HTTP_PREFER")),
@@ -367,10 +380,18 @@ class LeanRoute:
             return response(environ, start_response)
 
 
-def _json_content_type(value: str) -> bool:
-    """As werkzeug's request.is_json: application/json or application/*+json."""
-    mimetype = value.split(";", 1)[0].strip().lower()
-    return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
+class _Failing(io.RawIOBase):
+    """A request body whose every read raises what reading the real one raised."""
+
+    def __init__(self, error: Exception):
+        super().__init__()
+        self.error = error
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        raise self.error
 
 
 def _dump_args(app) -> dict:
