@@ -178,9 +178,12 @@ class Budgets:
 
     def _store_failed(self, error: Exception) -> None:
         with self._lock:
+            now = time.monotonic()
+            if now < self._retry_at:
+                return  # a request in flight with the one that saw it first: one failure, one pause
             wait = RETRY_STORE_SECONDS[min(self._failures, len(RETRY_STORE_SECONDS) - 1)]
             self._failures += 1
-            self._retry_at = time.monotonic() + wait
+            self._retry_at = now + wait
         log.warning("rate limit store unreachable (%s): counting in this worker's memory for %s s",
                     error, wait)
 
@@ -191,11 +194,11 @@ _ADDRESSES: dict[str, str] = {}
 ADDRESSES_KEPT = 4096
 
 
-def client_address(remote_addr: str | None = None) -> str:
-    """The address a request is counted against: the peer's (or, behind trusted proxies,
-    the one they state), an IPv6 address as its /64 network. `remote_addr`: the WSGI
-    REMOTE_ADDR, when the caller has it (else the current request's)."""
-    given = (remote_addr if remote_addr is not None else request.remote_addr) or "unknown"
+def client_address(remote_addr: str | None) -> str:
+    """The address a request is counted against, from its WSGI REMOTE_ADDR (request.remote_addr):
+    the peer's (or, behind trusted proxies, the one they state), an IPv6 address as its /64
+    network; "unknown" when the server gave none."""
+    given = remote_addr or "unknown"
     address = _ADDRESSES.get(given)
     if address is None:
         address = _counted_address(given)
@@ -288,7 +291,8 @@ def install(app: Flask) -> Limits | None:
         @wraps(view)
         def limited(*args, **kwargs):
             if not _not_costly():
-                counted = budgets.spend(costly, (KEY_PREFIX, client_address(), request.endpoint), _cost())
+                counted = budgets.spend(costly, (KEY_PREFIX, client_address(request.remote_addr), request.endpoint),
+                                        _cost())
                 g.rate_limit = counted
                 if not counted.allowed:
                     raise _too_many(costly, _costly_words())

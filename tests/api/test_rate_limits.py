@@ -275,3 +275,42 @@ def test_a_shared_store_is_tried_again_after_a_pause_and_counted_in_once_it_answ
     clock[0] += 1
     assert budgets.spend(limit, who).allowed and store.asked == 3  # back: the store's own count
     assert budgets.spend(limit, who).allowed and store.asked == 4
+
+
+def test_requests_in_flight_when_the_shared_store_fails_count_as_one_failure(monkeypatch):
+    """Eight requests asking the store at once, all failing: one outage, so one pause of 1 s
+    (not the longest pause, as eight failures in a row would give) and one warning."""
+    import threading
+
+    from limits import parse
+
+    from service import limits as limits_module
+    from service.limits import Budgets
+
+    together = threading.Barrier(8)
+
+    class Store:
+        asked = 0
+
+        def hit(self, item, *identifiers, cost=1):
+            Store.asked += 1
+            together.wait(timeout=10)  # all eight in flight before any fails
+            raise ConnectionError("redis is away")
+
+    clock = [1000.0]
+    monkeypatch.setattr(limits_module.time, "monotonic", lambda: clock[0])
+    budgets = Budgets("redis://127.0.0.1:1/0")
+    budgets.store = Store()
+    warnings = []
+    monkeypatch.setattr(limits_module.log, "warning", lambda *args: warnings.append(args))
+    limit = parse("100 per minute")
+    threads = [threading.Thread(target=budgets.spend, args=(limit, ("parley", f"10.0.1.{i}", "global")))
+               for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Store.asked == 8 and len(warnings) == 1
+    clock[0] += 1.5  # past the first pause: the store is asked again
+    budgets.spend(limit, ("parley", "10.0.1.9", "global"))
+    assert Store.asked == 9
