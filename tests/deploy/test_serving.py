@@ -159,8 +159,11 @@ def test_a_late_header_gets_408_problem_json(server):
 
 
 @pytest.mark.slow
-def test_a_late_body_gets_408_problem_json_from_the_app(server):
-    answer = _raw(server, b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+@pytest.mark.parametrize("path", ["/games", "/games/00000000-0000-4000-8000-000000000000/commands"])
+def test_a_late_body_gets_408_problem_json_from_the_app(server, path):
+    """Also on the command route, which a plain command takes without Flask's request context
+    (service/api/commands.py LeanRoute): the body's failure is Flask's to answer there too."""
+    answer = _raw(server, b"POST " + path.encode() + b" HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
                           b"Content-Length: 100\r\n\r\n{\"ruleset\":", then=3)
     head, body = answer.split(b"\r\n\r\n", 1)
     assert head.startswith(b"HTTP/1.1 408 "), head
