@@ -17,6 +17,7 @@ from uuid import UUID
 import marshmallow as ma
 from flask import jsonify, request
 from werkzeug.http import parse_etags, parse_options_header
+from werkzeug.routing.converters import UUIDConverter
 from werkzeug.wsgi import get_content_length
 
 from domain.adjudication import SERVICE_RULE
@@ -275,8 +276,13 @@ OUTCOME_LABELS = {commands.Replayed: "replayed", commands.DryRunAnswer: "dry_run
 
 # The command route without Flask's per-request machinery ------------------------------------
 
-COMMAND_PATH = re.compile(r"/games/([A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12})"
-                          r"/commands\Z")  # the route's rule, with werkzeug's uuid converter
+def _path_pattern(rule: str) -> re.Pattern:
+    """The route's rule (/games/<uuid:game_id>/commands) as a pattern, its one argument matched
+    by werkzeug's own uuid converter: the path the route takes, from the route itself."""
+    before, found, after = rule.partition("<uuid:game_id>")
+    if not found:
+        raise ValueError(f"the command route {rule!r} no longer takes <uuid:game_id>: LeanRoute must follow it")
+    return re.compile(f"{re.escape(before)}({UUIDConverter.regex}){re.escape(after)}\\Z")
 
 
 class LeanRoute:
@@ -297,6 +303,7 @@ class LeanRoute:
     def __init__(self, app):
         self.app = app
         self.route = next(rule.rule for rule in app.url_map.iter_rules() if rule.endpoint == "commands.send_command")
+        self.path = _path_pattern(self.route)
         self.security = list(security_headers(public=False, page=False).items())
 
     def __call__(self, environ: dict, start_response) -> Iterable[bytes] | None:
@@ -306,7 +313,7 @@ class LeanRoute:
         started = time.perf_counter()  # Flask's route times the body's upload too
         if environ.get("REQUEST_METHOD") != "POST" or environ.get("QUERY_STRING"):
             return None
-        matched = COMMAND_PATH.match(environ.get("PATH_INFO", ""))
+        matched = self.path.match(environ.get("PATH_INFO", ""))
         if matched is None or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
         mimetype = parse_options_header(environ.get("CONTENT_TYPE", ""))[0].lower()
