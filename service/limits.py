@@ -173,6 +173,7 @@ class Budgets:
                 if self._failures:
                     log.warning("rate limit store answers again; counting there")
                     self._failures = 0
+                    self.memory = MemoryWindows()  # what was counted meanwhile is let go, not kept
                 return answer
         return question(self.memory)
 
