@@ -123,6 +123,7 @@ def create_app(config: dict | None = None) -> Flask:
     for module in (rulesets, games, commands, events, legal_commands, exports, verifications, replays,
                    operations):
         api.register_blueprint(module.blp)
+    api.spec.components.schema("StreamMessage", events.STREAM_MESSAGE)
     errors.register(app)
     operations.install(app)
     limits.install(app)

@@ -72,7 +72,25 @@ STREAM_ANSWER = {
                    "message, 'id: <version>' and 'data: <the event entry as in /events, as JSON>'; a comment "
                    "line every 15 s keeps it open through proxies. It ends after the event that ends the game, "
                    "and after PARLEY_STREAM_SECONDS (600 s): reconnect with Last-Event-ID to resume.",
-    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    "content": {"text/event-stream": {"schema": {"$ref": "#/components/schemas/StreamMessage"}}},
+}
+# One message of the stream, as an EventSource (and schemathesis) parses it: a text/event-stream
+# response's schema is each event's. Its `data` is an event entry as /events lists it, as JSON;
+# OpenAPI 3.0 has no keyword to say so (contentSchema is 3.1's), so the description does, and
+# tests/contract/test_stream_contract.py checks every payload against EventEntry.
+STREAM_MESSAGE = {
+    "type": "object",
+    "required": ["data", "event", "id"],
+    "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]{1,18}$",
+               "description": "The event's version: send it back as Last-Event-ID to resume after it"},
+        "event": {"type": "string", "enum": ["message"],
+                  "description": "Always the default type: every message is an event entry"},
+        "data": {"type": "string", "description": "An EventEntry as JSON, redacted for you exactly as "
+                                                   "/events redacts it"},
+        "retry": {"type": "integer", "minimum": 0,
+                  "description": "How many milliseconds an EventSource waits before it reconnects"},
+    },
 }
 FINISHED_ANSWER = {"description": "The game is finished and you have every event: nothing more will come "
                                   "(an EventSource stops reconnecting)"}
