@@ -21,6 +21,12 @@ Waiting costs no thread: under gunicorn's gevent worker (service/serving.py) the
 primitives used here are gevent's (monkey-patched), so a waiting stream is a parked greenlet,
 and the poller is one greenlet. Under a threaded server they are ordinary threads.
 
+Stopping: when its worker is told to stop (gunicorn's SIGTERM: a deploy, a restart, a scale
+down), `drain()` ends every stream of the process at once, cleanly (the client's EventSource
+reconnects, to another worker, with Last-Event-ID, and misses nothing), and answers every long
+poll now. Without it a worker waited out gunicorn's graceful timeout for its streams and was
+then killed, cutting them off mid-response.
+
 Fan-out: a game's waiters share one `Watch`. The events they need are fetched once per change
 and kept (the last KEPT versions), with each kind of reader's rendering of them (`rendered`,
 filled by the caller), so a thousand streams on one game cost one query and one rendering per
@@ -89,6 +95,7 @@ class Hub:
         self._watches: dict[str, Watch] = {}
         self._poller: threading.Thread | None = None
         self._closed = False
+        self._draining = False
         self._streams = 0
 
     @property
@@ -99,6 +106,20 @@ class Hub:
     def streams(self) -> int:
         """The streams open in this process now (their count is bounded by the caller)."""
         return self._streams
+
+    @property
+    def draining(self) -> bool:
+        """This process is stopping: streams end, long polls answer, at once."""
+        return self._draining
+
+    def drain(self) -> None:
+        """This process is stopping: wake every waiter, and wait no more (see the module)."""
+        self._draining = True
+        with self._lock:
+            watches = list(self._watches.values())
+        for watch in watches:
+            with watch.changed:
+                watch.changed.notify_all()
 
     @contextmanager
     def streaming(self) -> Iterator[None]:
@@ -145,10 +166,13 @@ class Hub:
             watch.changed.notify_all()
 
     def wait(self, watch: Watch, after: int, timeout: float) -> bool:
-        """Until a stored version after `after` is known (True) or `timeout` seconds pass."""
+        """Until a stored version after `after` is known (True), or `timeout` seconds pass or
+        the process drains (False)."""
         deadline = time.monotonic() + timeout
         with watch.changed:
             while watch.version <= after:
+                if self._draining:
+                    return False
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False

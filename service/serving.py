@@ -24,6 +24,7 @@ import contextlib
 import errno
 import functools
 import os
+import socket
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -51,8 +52,10 @@ class DeadlineSocket:
     sending the answer makes the connection idle again. Everything else is the socket's."""
 
     def __init__(self, sock, header_seconds: float = HEADER_SECONDS, body_seconds: float = BODY_SECONDS,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, stopping: Callable[[], bool] = lambda: False):
         self._sock = sock
+        self._stopping = stopping  # the worker is stopping: an idle connection ends
+        self._waiting = False  # in recv, waiting for the first byte of the next request
         self._header_seconds, self._body_seconds = header_seconds, body_seconds
         self._clock = clock
         self._state = "idle"  # idle -> header -> body -> (answer sent) idle
@@ -62,9 +65,21 @@ class DeadlineSocket:
     def __getattr__(self, name):
         return getattr(self._sock, name)
 
+    @property
+    def idle(self) -> bool:
+        """Waiting for the client's next request, nothing of it read yet (an answer being
+        streamed is not idle, though its connection's state is, since its first send)."""
+        return self._waiting
+
     def recv(self, size: int, *flags) -> bytes:
         if self._state == "idle":
-            data = self._sock.recv(size, *flags)  # gunicorn's keepalive bounds the idle wait
+            if self._stopping():  # as if the client had closed: gunicorn ends the connection
+                return b""
+            self._waiting = True
+            try:
+                data = self._sock.recv(size, *flags)  # gunicorn's keepalive bounds the idle wait
+            finally:
+                self._waiting = False
             if data:
                 self._state, self._deadline = "header", self._clock() + self._header_seconds
                 self._saw(data)
@@ -187,6 +202,7 @@ def _response_class():
 
 @functools.cache
 def _worker_class():
+    import gevent
     from gunicorn.http import wsgi
     from gunicorn.workers.ggevent import GeventWorker
 
@@ -195,13 +211,41 @@ def _worker_class():
         and answers of known length sent with their header in one write (_response_class)."""
 
         def init_process(self):
+            self._connections: set[DeadlineSocket] = set()
             # gunicorn's HTTP/1 path builds its responses from this module attribute (its
             # HTTP/2 path passes a class of its own); set in this worker process only.
             wsgi.Response = _response_class()
             super().init_process()
 
         def handle(self, listener, client, addr):
-            super().handle(listener, DeadlineSocket(client), addr)
+            connection = DeadlineSocket(client, stopping=self._stopping)
+            self._connections.add(connection)
+            try:
+                super().handle(listener, connection, addr)
+            finally:
+                self._connections.discard(connection)
+
+        def _stopping(self) -> bool:
+            return not self.alive
+
+        def handle_exit(self, sig, frame):
+            """SIGTERM (a deploy, a restart, a scale down): stop as soon as what is in flight is
+            answered, not after gunicorn's graceful timeout. Streams end cleanly once they have
+            every stored event and long polls answer now (service/live.py Hub.drain), and
+            kept-alive connections idle between requests are closed, as a client expects of a
+            server that stops (it sends its next request on a new connection, to another
+            worker). A connection whose request is under way is answered first, then closed."""
+            super().handle_exit(sig, frame)
+            gevent.spawn(self._drain)  # out of the signal handler: draining takes locks
+
+        def _drain(self) -> None:
+            parley = getattr(self.wsgi, "extensions", {}).get("parley")
+            if parley is not None:
+                parley.live.drain()
+            for connection in list(self._connections):
+                if connection.idle:
+                    with contextlib.suppress(OSError):
+                        connection.shutdown(socket.SHUT_RDWR)
 
     return Worker
 

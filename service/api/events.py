@@ -167,12 +167,14 @@ def stream_events(query: dict, game_id: UUID):
                         break
                 if batch:  # one write for everything that is new (a command's events come together)
                     yield b"".join(batch)
-                if ended:
+                # A draining process (its worker stopping) ends its streams once they hold every
+                # event stored: the client reconnects elsewhere with Last-Event-ID.
+                if ended or parley.live.draining:
                     return
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
-                if not parley.live.wait(watch, at, min(heartbeat, left)):
+                if not parley.live.wait(watch, at, min(heartbeat, left)) and not parley.live.draining:
                     yield b": keep-alive\n\n"
 
     # Not stream_with_context: the messages need no request context (everything is bound

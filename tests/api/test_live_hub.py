@@ -138,3 +138,25 @@ def test_when_reading_the_moved_events_fails_the_waiters_read_them_themselves():
         assert hub.wait(a, 1, 2)
         assert [e.originator_version for e in hub.events_after(a, 1, lambda after: [Stored(2)])] == [2]
     hub.close()
+
+
+def test_draining_wakes_every_waiter_and_no_one_waits_after():
+    hub = Hub(Store(), poll_seconds=60)
+    with hub.watching("g", 3) as g, hub.watching("h", 7) as h:
+        woke: dict[str, bool] = {}
+        waiters = [threading.Thread(target=lambda w=w, n=n, v=v: woke.setdefault(n, hub.wait(w, v, 30)))
+                   for w, n, v in ((g, "g", 3), (h, "h", 7))]
+        for waiter in waiters:
+            waiter.start()
+        time.sleep(0.1)
+        assert woke == {} and not hub.draining
+        hub.drain()
+        for waiter in waiters:
+            waiter.join(5)
+        assert woke == {"g": False, "h": False}  # woken, with nothing new
+        assert hub.draining
+        started = time.monotonic()
+        assert hub.wait(g, 3, 30) is False and time.monotonic() - started < 5  # does not wait
+        hub.stored("g", [Stored(4)])
+        assert hub.wait(g, 3, 30) is True  # what was stored is still told
+    hub.close()

@@ -258,3 +258,31 @@ def test_a_worker_holds_at_most_max_streams_open_and_says_when_to_come_back():
         for stream in served.opened:
             stream.close()
         served.close()
+
+
+def test_a_draining_process_ends_its_streams_with_every_event_and_answers_its_long_polls(served):
+    """What a worker told to stop does (service/serving.py Worker.handle_exit, service/live.py
+    Hub.drain): its streams end once they hold every stored event, its long polls answer now,
+    and a stream opened meanwhile gets what is stored and ends."""
+    game = served.create()
+    last = served.play(game, 4, random.Random(5))[-1][0]
+    streams = [served.stream(game, token) for token in tokens(game).values()]
+    for stream in streams:
+        stream.wait_for(lambda s: s.messages and s.messages[-1].id == str(last))
+    polled: dict = {}
+    poll = threading.Thread(target=lambda: polled.update(
+        answer=served.events(game, game["host_token"], after=last, wait=25)))
+    poll.start()
+    time.sleep(0.3)
+    assert poll.is_alive() and not any(stream.ended for stream in streams)  # all waiting
+
+    served.app.extensions["parley"].live.drain()
+    poll.join(10)
+    assert not poll.is_alive()
+    assert polled["answer"].status_code == 200 and polled["answer"].json() == {"events": [], "next": None}
+    for stream in streams:
+        stream.wait_for(lambda s: s.ended)
+        assert [m.id for m in stream.messages] == [str(v) for v in range(1, last + 1)]
+    late = served.stream(game, game["spectator_token"], query="?after=2")
+    late.wait_for(lambda s: s.ended)
+    assert late.status == 200 and [m.id for m in late.messages] == [str(v) for v in range(3, last + 1)]

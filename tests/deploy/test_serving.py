@@ -2,8 +2,10 @@
 request, slow and idle clients that cost no thread, CPU-heavy work off the event loop."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import requests
 
 from service.serving import BodyTimeout, DeadlineSocket
 from tests.deploy.attack import Attackers, health_every_second
+from tests.fakes.http import progressing
 from tests.postgres.live import ROOT, Gunicorn
 
 PROBLEM = "application/problem+json"
@@ -83,6 +86,28 @@ def test_a_kept_alive_connection_may_idle_between_requests(pair):
 
 
 # -- offload --------------------------------------------------------------------------------
+
+def test_a_stopping_worker_ends_an_idle_connection_and_only_an_idle_one():
+    server, client = socket.socketpair()
+    stopping = {"now": False}
+    served = DeadlineSocket(server, header_seconds=5, body_seconds=5, stopping=lambda: stopping["now"])
+    seen: dict = {}
+    reading = threading.Thread(target=lambda: seen.update(data=served.recv(100)))
+    reading.start()
+    time.sleep(0.1)
+    assert served.idle  # blocked, waiting for the next request: what a drain closes
+    client.sendall(b"GET / HTTP/1.1\r\n")
+    reading.join(5)
+    assert seen["data"] == b"GET / HTTP/1.1\r\n" and not served.idle
+    stopping["now"] = True
+    client.sendall(b"Host: x\r\n\r\n")
+    assert served.recv(100) == b"Host: x\r\n\r\n"  # a request under way is read whole
+    served.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")  # answered: idle again
+    client.sendall(b"GET /next HTTP/1.1\r\n")
+    assert served.recv(100) == b""  # as if the client had closed: gunicorn ends the connection
+    server.close()
+    client.close()
+
 
 def test_offloaded_work_runs_in_a_native_thread_under_gevent_and_inline_otherwise():
     script = """
@@ -320,3 +345,71 @@ def test_an_answer_without_a_body_still_sends_its_header(request_bytes, status, 
     resp.close()
     assert len(sock.sent) == 1 and sock.sent[0].startswith(b"HTTP/1.1 " + status.encode())
     assert sock.sent[0].endswith(b"\r\n\r\n")
+
+
+# -- stopping: a deploy, a restart, a scale down ----------------------------------------------
+
+def _read_to_close(sock: socket.socket, seconds: float = 30) -> bytes:
+    sock.settimeout(seconds)
+    chunks = []
+    with contextlib.suppress(TimeoutError, ConnectionError):
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.mark.slow
+def test_a_stopped_server_ends_its_streams_cleanly_answers_its_long_polls_and_closes_idle_connections(tmp_path):
+    """SIGTERM to the master (what a deploy or a scale down sends): every stream gets every
+    stored event and a proper end (the last chunk), not a cut connection after gunicorn's
+    graceful timeout; a long poll answers at once; a kept-alive connection idle between
+    requests is closed; and every worker stops by itself rather than being killed."""
+    server = Gunicorn({"SQLITE_DBNAME": str(tmp_path / "parley.sqlite"), "PARLEY_RATE_LIMITS": "off"},
+                      workers=2).start()
+    try:
+        http = requests.Session()
+        game = http.post(server.base + "/games", json={"ruleset": "corsairs-of-valeria",
+                                                        "players": [{"name": "Ana"}, {"name": "Ben"}]}).json()
+        host = f"Bearer {game['host_token']}"
+        for _ in range(4):
+            legal = http.get(f"{server.base}/games/{game['id']}/legal-commands",
+                             headers={"Authorization": host}).json()["commands"]
+            assert http.post(f"{server.base}/games/{game['id']}/commands", json=progressing(legal)[0],
+                             headers={"Authorization": host}).status_code == 200
+        last = http.get(f"{server.base}/games/{game['id']}", headers={"Authorization": host}).json()["version"]
+        streams = []
+        for _ in range(6):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sock.sendall(f"GET /games/{game['id']}/stream HTTP/1.1\r\nHost: p\r\n"
+                         f"Authorization: {host}\r\n\r\n".encode())
+            streams.append(sock)
+        idle = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: p\r\n\r\n")
+        head = idle.recv(65536)
+        assert head.startswith(b"HTTP/1.1 200 ") and b"Connection: close" not in head
+        polled: dict = {}
+        poll = threading.Thread(target=lambda: polled.update(answer=requests.get(
+            f"{server.base}/games/{game['id']}/events", params={"after": last, "wait": 25},
+            headers={"Authorization": host}, timeout=60)))
+        poll.start()
+        time.sleep(1.5)  # every stream has sent what is stored, and waits
+        workers = server.workers()
+        assert len(workers) == 2 and poll.is_alive()
+
+        os.kill(server.process.pid, signal.SIGTERM)
+        for sock in streams:
+            received = _read_to_close(sock)
+            assert received.endswith(b"\r\n0\r\n\r\n"), received[-200:]  # the last chunk: a proper end
+            ids = [int(line[4:]) for line in received.split(b"\n") if line.startswith(b"id: ")]
+            assert ids == list(range(1, last + 1))
+            sock.close()
+        assert _read_to_close(idle) == b""  # closed by the server, nothing more sent
+        idle.close()
+        poll.join(30)
+        assert polled["answer"].status_code == 200 and polled["answer"].json() == {"events": [], "next": None}
+        server.process.wait(timeout=60)
+        log = server.log_path.read_text()
+        for pid in workers:  # each stopped by itself (a worker killed at the graceful timeout says nothing)
+            assert f"Worker exiting (pid: {pid})" in log, log[-3000:]
+    finally:
+        server.stop()
