@@ -54,8 +54,9 @@ class DeadlineSocket:
     def __init__(self, sock, header_seconds: float = HEADER_SECONDS, body_seconds: float = BODY_SECONDS,
                  clock: Callable[[], float] = time.monotonic, stopping: Callable[[], bool] = lambda: False):
         self._sock = sock
-        self._stopping = stopping  # the worker is stopping: an idle connection ends
+        self._stopping = stopping  # the worker is stopping: an idle kept-alive connection ends
         self._waiting = False  # in recv, waiting for the first byte of the next request
+        self._answered = False  # an answer was sent: a kept-alive connection from now on
         self._header_seconds, self._body_seconds = header_seconds, body_seconds
         self._clock = clock
         self._state = "idle"  # idle -> header -> body -> (answer sent) idle
@@ -67,14 +68,36 @@ class DeadlineSocket:
 
     @property
     def idle(self) -> bool:
-        """Waiting for the client's next request, nothing of it read yet (an answer being
-        streamed is not idle, though its connection's state is, since its first send)."""
-        return self._waiting
+        """A kept-alive connection waiting for the client's next request, nothing of it read
+        yet (an answer being streamed is not idle, though its state is, since its first send;
+        a new connection waiting for its first request is not either: it is served)."""
+        return self._waiting and self._answered
+
+    def stopping(self) -> bool:
+        """The worker serving this connection is stopping."""
+        return self._stopping()
+
+    def pending(self) -> bool:
+        """Bytes of a request are already here, unread (asked without waiting)."""
+        raw = getattr(self._sock, "_sock", self._sock)  # gevent's recv would wait for them
+        try:
+            return bool(raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True  # the real recv reports it
+
+    def end(self) -> None:
+        """Close the connection under a recv waiting on it, which then reads its end (gevent's
+        own shutdown would cancel that recv with an error gunicorn logs)."""
+        raw = getattr(self._sock, "_sock", self._sock)
+        with contextlib.suppress(OSError):
+            raw.shutdown(socket.SHUT_RDWR)
 
     def recv(self, size: int, *flags) -> bytes:
         if self._state == "idle":
-            if self._stopping():  # as if the client had closed: gunicorn ends the connection
-                return b""
+            if self._stopping() and self._answered and not self.pending():
+                return b""  # as if the client had closed: gunicorn ends the connection
             self._waiting = True
             try:
                 data = self._sock.recv(size, *flags)  # gunicorn's keepalive bounds the idle wait
@@ -123,8 +146,15 @@ class DeadlineSocket:
             self._tail = seen[-3:]
 
     def sendall(self, data, *flags):
-        self._state, self._deadline, self._tail = "idle", None, b""
+        self._answering(data)
         return self._sock.sendall(data, *flags)
+
+    def _answering(self, data) -> None:
+        """Sending an answer makes the connection idle again; `100 Continue` is no answer (the
+        client sends its body after it, and the body's deadline still holds)."""
+        if bytes(data[:13]) != b"HTTP/1.1 100 ":
+            self._state, self._deadline, self._tail = "idle", None, b""
+            self._answered = True
 
     def close(self) -> None:
         """Close as gunicorn's threaded and sync workers do (its gevent worker closes at once):
@@ -136,7 +166,7 @@ class DeadlineSocket:
         util.close_graceful(self._sock)
 
     def send(self, data, *flags):
-        self._state, self._deadline, self._tail = "idle", None, b""
+        self._answering(data)
         return self._sock.send(data, *flags)
 
 
@@ -167,6 +197,12 @@ def _response_class():
 
         _hold_header = False
         _held: bytes | None = None
+
+        def should_close(self):
+            # A worker told to stop closes each connection after its answer, and says so in
+            # it (Connection: close), so the client sends its next request elsewhere.
+            stopping = getattr(self.sock, "stopping", None)
+            return super().should_close() or (stopping is not None and stopping())
 
         def send_headers(self):
             if self.headers_sent or not self._hold_header:
@@ -239,13 +275,19 @@ def _worker_class():
             gevent.spawn(self._drain)  # out of the signal handler: draining takes locks
 
         def _drain(self) -> None:
-            parley = getattr(self.wsgi, "extensions", {}).get("parley")
-            if parley is not None:
-                parley.live.drain()
+            try:
+                parley = getattr(self.wsgi, "extensions", {}).get("parley")
+                if parley is None:
+                    self.log.warning("stopping: no Parley application to drain; streams end at the graceful timeout")
+                else:
+                    parley.live.drain()
+            except Exception:
+                self.log.exception("stopping: the live updates could not be drained")
+            # Kept-alive connections waiting for a next request are closed; one whose request
+            # has just arrived is answered (with Connection: close) instead.
             for connection in list(self._connections):
-                if connection.idle:
-                    with contextlib.suppress(OSError):
-                        connection.shutdown(socket.SHUT_RDWR)
+                if connection.idle and not connection.pending():
+                    connection.end()
 
     return Worker
 

@@ -87,7 +87,7 @@ def test_a_kept_alive_connection_may_idle_between_requests(pair):
 
 # -- offload --------------------------------------------------------------------------------
 
-def test_a_stopping_worker_ends_an_idle_connection_and_only_an_idle_one():
+def test_a_stopping_worker_ends_a_kept_alive_connection_between_requests_only():
     server, client = socket.socketpair()
     stopping = {"now": False}
     served = DeadlineSocket(server, header_seconds=5, body_seconds=5, stopping=lambda: stopping["now"])
@@ -95,18 +95,41 @@ def test_a_stopping_worker_ends_an_idle_connection_and_only_an_idle_one():
     reading = threading.Thread(target=lambda: seen.update(data=served.recv(100)))
     reading.start()
     time.sleep(0.1)
-    assert served.idle  # blocked, waiting for the next request: what a drain closes
-    client.sendall(b"GET / HTTP/1.1\r\n")
+    assert not served.idle  # a new connection waiting for its first request is served
+    client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     reading.join(5)
-    assert seen["data"] == b"GET / HTTP/1.1\r\n" and not served.idle
+    served.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")  # answered: kept alive from now on
+    reading = threading.Thread(target=lambda: seen.update(data=served.recv(100)))
+    reading.start()
+    time.sleep(0.1)
+    assert served.idle  # blocked, waiting for the next request: what a drain closes
+    client.sendall(b"POST / HTTP/1.1\r\n")
+    reading.join(5)
+    assert seen["data"] == b"POST / HTTP/1.1\r\n" and not served.idle
     stopping["now"] = True
-    client.sendall(b"Host: x\r\n\r\n")
-    assert served.recv(100) == b"Host: x\r\n\r\n"  # a request under way is read whole
-    served.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")  # answered: idle again
-    client.sendall(b"GET /next HTTP/1.1\r\n")
-    assert served.recv(100) == b""  # as if the client had closed: gunicorn ends the connection
+    client.sendall(b"Expect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+    assert served.recv(100).endswith(b"\r\n\r\n")  # a request under way is read whole
+    served.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")  # no answer: its body is still to come
+    client.sendall(b"{}")
+    assert served.recv(100) == b"{}"
+    served.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")
+    client.sendall(b"GET /waiting HTTP/1.1\r\n")  # already here when the connection is next read
+    time.sleep(0.05)
+    assert served.pending() and served.recv(100) == b"GET /waiting HTTP/1.1\r\n"
+    served.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")
+    assert not served.pending()
+    assert served.recv(100) == b""  # nothing more came: as if the client had closed
     server.close()
     client.close()
+
+
+def test_the_body_deadline_holds_after_100_continue(pair):
+    served, client = pair
+    client.sendall(b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+    served.recv(100)
+    served.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+    with pytest.raises(BodyTimeout):
+        served.recv(100)  # the body does not come within 0.3 s
 
 
 def test_offloaded_work_runs_in_a_native_thread_under_gevent_and_inline_otherwise():
@@ -363,7 +386,10 @@ def test_a_stopped_server_ends_its_streams_cleanly_answers_its_long_polls_and_cl
     """SIGTERM to the master (what a deploy or a scale down sends): every stream gets every
     stored event and a proper end (the last chunk), not a cut connection after gunicorn's
     graceful timeout; a long poll answers at once; a kept-alive connection idle between
-    requests is closed; and every worker stops by itself rather than being killed."""
+    requests is closed; requests under way (a body still coming, after 100 Continue or not)
+    are answered, with Connection: close; a connection opened meanwhile is answered or
+    refused, never dropped unanswered; nothing is logged as an error; and every worker stops
+    by itself rather than being killed."""
     server = Gunicorn({"SQLITE_DBNAME": str(tmp_path / "parley.sqlite"), "PARLEY_RATE_LIMITS": "off"},
                       workers=2).start()
     try:
@@ -392,11 +418,41 @@ def test_a_stopped_server_ends_its_streams_cleanly_answers_its_long_polls_and_cl
             f"{server.base}/games/{game['id']}/events", params={"after": last, "wait": 25},
             headers={"Authorization": host}, timeout=60)))
         poll.start()
+        under_way = []
+        for expect in (False, True):  # a command whose body is still coming, on a game of its own
+            other = http.post(server.base + "/games", json={"ruleset": "corsairs-of-valeria",
+                                                             "players": [{"name": "Cy"}, {"name": "Di"}]}).json()
+            legal = http.get(f"{server.base}/games/{other['id']}/legal-commands",
+                             headers={"Authorization": f"Bearer {other['host_token']}"}).json()["commands"]
+            body = json.dumps(progressing(legal)[0]).encode()
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sock.sendall((f"POST /games/{other['id']}/commands HTTP/1.1\r\nHost: p\r\n"
+                          f"Authorization: Bearer {other['host_token']}\r\nContent-Type: application/json\r\n"
+                          f"Content-Length: {len(body)}\r\n" + ("Expect: 100-continue\r\n" if expect else "")
+                          + "\r\n").encode())
+            if expect:
+                assert sock.recv(100).startswith(b"HTTP/1.1 100 Continue")
+            under_way.append((sock, body))
         time.sleep(1.5)  # every stream has sent what is stored, and waits
         workers = server.workers()
         assert len(workers) == 2 and poll.is_alive()
 
         os.kill(server.process.pid, signal.SIGTERM)
+        time.sleep(0.1)
+        try:  # gunicorn accepts for up to a second more: such a connection is served
+            late = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            late.sendall(b"GET /healthz HTTP/1.1\r\nHost: p\r\n\r\n")
+            late_answer = _read_to_close(late)
+            late.close()
+        except ConnectionError:  # refused, or reset from the closed listener's queue: not dropped
+            late_answer = None
+        for sock, body in under_way:
+            sock.sendall(body)
+            answer = _read_to_close(sock)
+            head = answer.split(b"\r\n\r\n", 1)[0]
+            assert head.startswith(b"HTTP/1.1 200 ") and b"Connection: close" in head, answer[:300]
+            sock.close()
+        assert late_answer is None or late_answer.startswith(b"HTTP/1.1 200 "), late_answer
         for sock in streams:
             received = _read_to_close(sock)
             assert received.endswith(b"\r\n0\r\n\r\n"), received[-200:]  # the last chunk: a proper end
@@ -411,5 +467,6 @@ def test_a_stopped_server_ends_its_streams_cleanly_answers_its_long_polls_and_cl
         log = server.log_path.read_text()
         for pid in workers:  # each stopped by itself (a worker killed at the graceful timeout says nothing)
             assert f"Worker exiting (pid: {pid})" in log, log[-3000:]
+        assert '"level": "error"' not in log, log[-3000:]
     finally:
         server.stop()
