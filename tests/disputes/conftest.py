@@ -5,11 +5,11 @@ import pytest
 
 from tests.disputes.games import CHRONO, CORSAIRS, LEAGUE, SEAS, TESOROS, VALERIA, export, new_app, played
 
-# Tesoros and the Valeria rulesets in table mode are not driven here yet: their tables need
-# game-specific dealing (tests/domain/<game>/table.py) that this driver does not do.
+# Every ruleset, with server chance and at a table (tests/disputes/games.py: a table's outcomes
+# are found by asking the rules, one card or die at a time, for Tesoros and the Valerias).
 KINDS = [(CORSAIRS, "server"), (CORSAIRS, "table"), (LEAGUE, "server"), (LEAGUE, "table"),
-         (TESOROS, "server"), (CHRONO, "server"), (CHRONO, "table"), (VALERIA, "server"),
-         (SEAS, "server")]
+         (TESOROS, "server"), (TESOROS, "table"), (CHRONO, "server"), (CHRONO, "table"),
+         (VALERIA, "server"), (VALERIA, "table"), (SEAS, "server"), (SEAS, "table")]
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from uuid import UUID
 
 from disputes import chain
@@ -16,7 +17,21 @@ CORSAIRS, LEAGUE, TESOROS = "corsairs-of-valeria", "league-of-pirates", "tesoros
 CHRONO, VALERIA, SEAS = "chrono-corsairs", "valeria-card-kingdoms", "crimson-seas"
 TABLE_SETUP = {CORSAIRS: {"captains": ["HOOK", "BONES"],
                           "track": [{"tile": "T1", "side": "A"}, {"tile": "T2", "side": "B"},
-                                    {"tile": "T3", "side": "A"}]}}
+                                    {"tile": "T3", "side": "A"}]},
+               TESOROS: {"hands": [["MS-2", "MUT-2a", "SAB-1", "WTP-1a", "CS-3"],
+                                   ["SAB-5", "MUT-4", "LS-5", "SAB-2", "WTP-2a"]],
+                         "maps": ["MAP-tortuga", "MAP-puerto_viejo", "MAP-volcan"]},
+               VALERIA: {"domains": ["granary", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"],
+                         "dukes": [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"]], "first_player": 0},
+               SEAS: {"domains": ["granary", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"],
+                      "dukes": [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"]], "first_player": 0,
+                      "araby": ["fabrics#1", "jewels#1", "artifacts#1"],
+                      "nae_aerie": ["tome_gold#1", "tome_strength#1", "tome_magic#1"],
+                      "amarynth": ["augur", "doom", "saint"]}}
+# Rulesets whose table reports cards one by one from pools the host's view names (Tesoros'
+# 'drawn', 'events', 'maps', 'stolen'; Valeria's 'revealed'): the "table" finds what it turned
+# up by asking the rules, as a player finds a card in a deck, without reading the hidden order.
+ASKED = (TESOROS, VALERIA, SEAS)
 
 
 def _chrono_layout() -> dict:
@@ -42,6 +57,72 @@ def _fill(spec: dict, command: dict, bag: list, rng: random.Random):
     return {k: _fill(v, command, bag, rng) for k, v in spec.items() if isinstance(v, dict)}
 
 
+def _named(value) -> list[str]:
+    """Every card or token id a view names (the host's: its 'nameable' pools, hands, stacks)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _named(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _named(v)]
+    return []
+
+
+def _told(ruleset, state, seat: int, command: dict, rng: random.Random) -> dict | None:
+    """The command with what a table turned up, found one card at a time: each refusal of the
+    rules (TABLE_OUTCOME_REQUIRED, or a card that cannot have come from there) says which field
+    wants another card or another guess, and the guesses are every id the host's view names."""
+    from domain.chance import TableChance
+    from domain.ruleset import ARBITER, Rejected
+
+    view = ruleset.view(state, ARBITER)  # the host's view: as the arbiter
+    likely = sorted(set(_named(view.get("nameable", {}))))  # the face-down pools, by id
+    rest = sorted(set(_named(view)) - set(likely))  # hands, victory stacks, ... (a card stolen)
+    rng.shuffle(likely)
+    rng.shuffle(rest)
+    candidates = likely + rest
+    sent: dict[str, list] = {}
+    tried: dict[tuple[str, int], set] = {}
+
+    def guess(field: str, at: int) -> bool:
+        untried = [c for c in candidates if c not in tried.setdefault((field, at), set())]
+        if not untried:
+            return False
+        tried[(field, at)].add(untried[0])
+        sent[field][at:] = [untried[0]]
+        return True
+
+    for _ in range(4000):
+        try:
+            ruleset.decide(state, seat, {**command, **sent}, TableChance("host"))
+            return {**command, **sent}
+        except Rejected as refused:
+            named = re.search(r"'(\w+)'", refused.detail or "")
+            if refused.code not in ("TABLE_OUTCOME_REQUIRED", "TABLE_OUTCOME_INVALID") or named is None:
+                return None
+            field = named.group(1)
+            faces = re.search(r"send the (\d+) faces rolled", refused.detail)
+            allowed = re.search(r"exactly (\d+) faces, each one of (.+)\.$", refused.detail)
+            if faces:  # dice: ask which faces there are, then roll them
+                sent[field] = [None] * int(faces.group(1))
+                continue
+            if allowed:
+                options = [int(f) if f.isdigit() else f for f in allowed.group(2).split(", ")]
+                sent[field] = [rng.choice(options) for _ in range(int(allowed.group(1)))]
+                continue
+            fewer = re.search(r"more than this command (?:took|turned face up) \((\d+)\)", refused.detail)
+            if fewer:
+                del sent[field][int(fewer.group(1)):]
+                if not sent[field]:
+                    del sent[field]
+                continue
+            given = sent.setdefault(field, [])
+            at = len(given) if refused.code == "TABLE_OUTCOME_REQUIRED" else len(given) - 1
+            if not guess(field, max(at, 0)):
+                return None
+    return None
+
+
 def play(game, rng: random.Random, commands: int | None) -> None:
     """Random legal commands (table outcomes filled in), to the end or `commands`.
 
@@ -49,7 +130,7 @@ def play(game, rng: random.Random, commands: int | None) -> None:
     """
     parley = game.client.application.extensions["parley"]
     game_id = UUID(game.id)
-    sent = 0
+    sent = unreported = 0
     while commands is None or sent < commands:
         aggregate = parley.get_game(game_id)
         ruleset, state = aggregate.ruleset, aggregate.state
@@ -66,6 +147,13 @@ def play(game, rng: random.Random, commands: int | None) -> None:
 
             for name, spec in announced(ruleset.table_inputs(state, seat), command).items():
                 command[name] = turn_up(state, name, spec, rng)
+        elif aggregate.chance_mode == "table" and ruleset.id in ASKED:
+            told = _told(ruleset, state, seat, command, rng)
+            if told is None:
+                unreported += 1
+                assert unreported < 200, f"no table outcome found for {command}"
+                continue  # no table could report this one (rare): another command
+            command = told
         elif aggregate.chance_mode == "table":
             needed = ruleset.table_inputs(state, seat).get(command["type"], {})
             bag = ruleset.view(state, seat).get("seats", [{}] * (seat + 1))[seat].get("bag", [])
