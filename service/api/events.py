@@ -72,7 +72,11 @@ STREAM_ANSWER = {
                    "message, 'id: <version>' and 'data: <the event entry as in /events, as JSON>'; a comment "
                    "line every 15 s keeps it open through proxies. It ends after the event that ends the game, "
                    "and after PARLEY_STREAM_SECONDS (600 s): reconnect with Last-Event-ID to resume.",
-    "content": {"text/event-stream": {"schema": {"$ref": "#/components/schemas/StreamMessage"}}},
+    # Each event is a StreamMessage (as an EventSource and schemathesis parse the stream); read
+    # whole, the body is text (what a generated client returns: typed as StreamMessage alone,
+    # openapi-python-client's parsed the whole body as one and failed).
+    "content": {"text/event-stream": {"schema": {"anyOf": [{"$ref": "#/components/schemas/StreamMessage"},
+                                                           {"type": "string"}]}}},
 }
 # One message of the stream, as an EventSource (and schemathesis) parses it: a text/event-stream
 # response's schema is each event's. Its `data` is an event entry as /events lists it, as JSON;
@@ -177,7 +181,8 @@ def stream_events(query: dict, game_id: UUID):
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
-                if not parley.live.wait(watch, at, min(heartbeat, left)) and not parley.live.draining:
+                if (not parley.live.wait(watch, at, min(heartbeat, left)) and not parley.live.draining
+                        and time.monotonic() < ends):  # no keep-alive just before the stream ends
                     yield b": keep-alive\n\n"
 
     # Not stream_with_context: the messages need no request context (everything is bound

@@ -232,7 +232,7 @@ def test_a_refused_command_is_a_problem_the_client_parses(served, generated):
 @pytest.mark.parametrize("ruleset", list(TABLES))
 def test_a_whole_game_is_played_through_the_generated_client(served, generated, ruleset):
     from parley_client.api.commands import send_command
-    from parley_client.api.events import list_events
+    from parley_client.api.events import list_events, stream_events
     from parley_client.api.exports import export_game
     from parley_client.api.games import get_game
     from parley_client.api.legal_commands import list_legal_commands
@@ -262,6 +262,10 @@ def test_a_whole_game_is_played_through_the_generated_client(served, generated, 
             events += page.events
             after = page.next_
         exported = answer(export_game.sync_detailed(created.id, client=host), m.Export)
+        # The finished game's stream: every event once, then its end (the body, read whole, as text).
+        streamed = stream_events.sync_detailed(created.id, client=host, after=0)
+        assert streamed.status_code == HTTPStatus.OK and isinstance(streamed.parsed, str), streamed
+        ids = [int(line[4:]) for line in streamed.parsed.splitlines() if line.startswith("id: ")]
 
     with play.as_(created.seats[1].token) as seat:
         final = answer(get_game.sync_detailed(created.id, client=seat), m.GameView)
@@ -273,7 +277,7 @@ def test_a_whole_game_is_played_through_the_generated_client(served, generated, 
     assert {r.name for r in result.ranking} == set(table.players)
     assert isinstance(final.chance.seed, str)  # revealed at the end
 
-    assert [e.version for e in events] == list(range(1, version + 1))
+    assert [e.version for e in events] == list(range(1, version + 1)) == ids
     assert events[0].event.to_dict()["type"] and len({e.hash_ for e in events}) == version
 
     assert exported.status == m.ExportStatus.FINISHED and exported.version == version and exported.seed
