@@ -85,6 +85,9 @@ def _told(ruleset, state, seat: int, command: dict, rng: random.Random) -> dict 
     tried: dict[tuple[str, int], set] = {}
 
     def guess(field: str, at: int) -> bool:
+        """Another card at position `at` of `field`; what came after it is guessed afresh."""
+        for key in [k for k in tried if k[0] == field and k[1] > at]:
+            del tried[key]
         untried = [c for c in candidates if c not in tried.setdefault((field, at), set())]
         if not untried:
             return False
@@ -117,7 +120,17 @@ def _told(ruleset, state, seat: int, command: dict, rng: random.Random) -> dict 
                     del sent[field]
                 continue
             given = sent.setdefault(field, [])
-            at = len(given) if refused.code == "TABLE_OUTCOME_REQUIRED" else len(given) - 1
+            exactly = re.search(r"must list exactly (\d+) drawn", refused.detail)
+            if exactly and len(given) > int(exactly.group(1)):
+                del given[int(exactly.group(1)):]
+                continue
+            wrong = re.search(r"'\w+': '([^']+)' cannot have", refused.detail)
+            if refused.code == "TABLE_OUTCOME_REQUIRED" or exactly:
+                at = len(given)  # one more
+            elif wrong and wrong.group(1) in given:
+                at = given.index(wrong.group(1))  # the card refused, wherever it is
+            else:
+                at = len(given) - 1
             if not guess(field, max(at, 0)):
                 return None
     return None

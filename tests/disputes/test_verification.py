@@ -7,7 +7,7 @@ import pytest
 
 from disputes.verify import Unverifiable, verify
 from tests.disputes.conftest import KINDS
-from tests.disputes.games import CORSAIRS, LEAGUE, export, rechain, records, tampered
+from tests.disputes.games import CORSAIRS, LEAGUE, SEAS, TESOROS, VALERIA, export, rechain, records, tampered
 
 SERVER_KINDS = [k for k in KINDS if k[1] == "server"]
 ROLLS = {"DiceRolled": "rolled", "DiceThrown": "values"}  # Corsairs, League
@@ -220,6 +220,22 @@ def test_a_forged_roll_re_chained_is_refuted_at_its_version(finished_exports, ki
         body[next(k for k in ("faces", "values") if k in body)][0] = forged
     found = divergence(rechain(document))
     assert found.version == entry["version"] and found.check == "events"
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k[1] == "table" and k[0] in (TESOROS, VALERIA, SEAS)],
+                         ids=ids)
+def test_a_table_outcome_changed_in_a_command_and_re_chained_is_refuted_there(finished_exports, kind):
+    """What the table reported (a card drawn, one turned face up, the dice) is part of the
+    command: another report, its events left as they were, is found at that command."""
+    document = tampered(finished_exports[kind])
+    reported = [(c, f) for c in document["commands"][5:] for f in ("drawn", "revealed", "dice") if c["body"].get(f)]
+    assert reported, "the game carries no table outcome to change"
+    command, field = reported[0]
+    first = command["body"][field][0]
+    others = [x for c, f in reported if f == field for x in c["body"][f] if x != first]
+    command["body"][field][0] = first % 6 + 1 if field == "dice" else others[0]
+    found = divergence(rechain(document))
+    assert found.version == command["events"][0]["version"], found
 
 
 def test_a_game_that_never_ended_cannot_claim_to_have_finished(running_games):
