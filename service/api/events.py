@@ -84,12 +84,12 @@ STREAM_ANSWER = {
 # tests/contract/test_stream_contract.py checks every payload against EventEntry.
 STREAM_MESSAGE = {
     "type": "object",
-    "required": ["data", "event", "id"],
+    "required": ["data", "id"],
     "properties": {
         "id": {"type": "string", "pattern": "^[0-9]{1,18}$",
                "description": "The event's version: send it back as Last-Event-ID to resume after it"},
         "event": {"type": "string", "enum": ["message"],
-                  "description": "Always the default type: every message is an event entry"},
+                  "description": "Never sent: an EventSource reads each message as the default type, 'message'"},
         "data": {"type": "string", "description": "An EventEntry as JSON, redacted for you exactly as "
                                                    "/events redacts it"},
         "retry": {"type": "integer", "minimum": 0,
