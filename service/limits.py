@@ -47,6 +47,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from functools import wraps
+from typing import Any
 
 from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse
@@ -82,11 +83,13 @@ def _setting(app: Flask, name: str, default: str) -> str:
 
 @dataclass(frozen=True)
 class Counted:
-    """The budget a request was counted against, as its answer's headers tell it."""
+    """The budget a request was counted against, as its answer's headers tell it, and where
+    it was counted (the shared store, or this worker's memory while the store failed)."""
 
     limit: RateLimitItem
     identifiers: tuple[str, ...]
     allowed: bool
+    where: Any = None
 
 
 class MemoryWindows:
@@ -149,12 +152,23 @@ class Budgets:
         self._lock = threading.Lock()
 
     def spend(self, limit: RateLimitItem, identifiers: tuple[str, ...], cost: int = 1) -> Counted:
-        allowed = self._ask(lambda s: s.hit(limit, *identifiers, cost=cost))
-        return Counted(limit, identifiers, allowed)
+        allowed, where = self._ask(lambda s: s.hit(limit, *identifiers, cost=cost))
+        return Counted(limit, identifiers, allowed, where)
 
     def headers(self, counted: Counted) -> dict[str, str]:
-        """X-RateLimit-* of this budget now, and Retry-After (seconds) when it was refused."""
-        reset_time, remaining = self._ask(lambda s: s.get_window_stats(counted.limit, *counted.identifiers))
+        """X-RateLimit-* of this budget now, and Retry-After (seconds) when it was refused: read
+        where the request was counted (around an outage, the other store has not seen it)."""
+        def stats(store):
+            return store.get_window_stats(counted.limit, *counted.identifiers)
+
+        if counted.where is self.store and self.shared:
+            try:
+                reset_time, remaining = stats(self.store)
+            except Exception as error:  # failed since: what this worker's memory says
+                self._store_failed(error)
+                reset_time, remaining = stats(self.memory)
+        else:
+            reset_time, remaining = stats(counted.where if counted.where is not None else self.memory)
         reset_at = int(reset_time + 1)
         headers = {"X-RateLimit-Limit": str(counted.limit.amount),
                    "X-RateLimit-Remaining": str(max(0, remaining)),
@@ -164,6 +178,7 @@ class Budgets:
         return headers
 
     def _ask(self, question):
+        """question's answer from the shared store, or from memory while it fails, and which."""
         if self.shared and time.monotonic() >= self._retry_at:
             try:
                 answer = question(self.store)
@@ -174,8 +189,9 @@ class Budgets:
                     log.warning("rate limit store answers again; counting there")
                     self._failures = 0
                     self.memory = MemoryWindows()  # what was counted meanwhile is let go, not kept
-                return answer
-        return question(self.memory)
+                return answer, self.store
+        memory = self.memory
+        return question(memory), memory
 
     def _store_failed(self, error: Exception) -> None:
         with self._lock:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 import uuid
 
 import pytest
@@ -318,3 +319,44 @@ def test_requests_in_flight_when_the_shared_store_fails_count_as_one_failure(mon
     clock[0] += 1.5  # past the first pause: the store is asked again
     budgets.spend(limit, ("parley", "10.0.1.9", "global"))
     assert Store.asked == 9
+
+
+def test_an_answer_tells_the_budget_where_its_request_was_counted(monkeypatch):
+    """Around an outage the two stores differ: a request counted in memory while the store
+    failed is told memory's count even if the store answers again by the time its headers are
+    written, and one counted in the store is told the store's, or memory's if it fails since."""
+    from limits import parse
+    from limits.util import WindowStats
+
+    from service import limits as limits_module
+    from service.limits import Budgets
+
+    class Store:
+        def __init__(self):
+            self.down, self.hits = True, 0
+
+        def hit(self, item, *identifiers, cost=1):
+            if self.down:
+                raise ConnectionError("redis is away")
+            self.hits += cost
+            return True
+
+        def get_window_stats(self, item, *identifiers):
+            if self.down:
+                raise ConnectionError("redis is away")
+            return WindowStats(time.time() + 60, item.amount - self.hits)
+
+    clock = [1000.0]
+    monkeypatch.setattr(limits_module.time, "monotonic", lambda: clock[0])
+    budgets = Budgets("redis://127.0.0.1:1/0")
+    budgets.store = store = Store()
+    limit, who = parse("5 per minute"), ("parley", "10.0.0.14", "global")
+    in_memory = [budgets.spend(limit, who) for _ in range(3)]  # counted in memory: 2 left there
+    store.down = False
+    clock[0] += 5  # the store would be asked again now
+    assert budgets.headers(in_memory[-1])["X-RateLimit-Remaining"] == "2"  # not the store's 5
+    in_store = budgets.spend(limit, who)
+    assert in_store.allowed and store.hits == 1
+    assert budgets.headers(in_store)["X-RateLimit-Remaining"] == "4"  # the store's count
+    store.down = True  # fails after counting, before the headers: memory's word, not a failure
+    assert budgets.headers(in_store)["X-RateLimit-Limit"] == "5"
