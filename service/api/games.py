@@ -8,7 +8,7 @@ from flask import current_app, request, url_for
 
 from domain.ruleset import InvalidCreation
 from service.api import Blueprint, application, authenticate
-from service.api.names import enforce_names
+from service.api.names import enforce_names, searched
 from service.api.render import check_creation, game_view
 from service.errors import Problem
 from service.listing import Filters
@@ -193,7 +193,8 @@ class ListGamesQuerySchema(ma.Schema):
     ruleset = ma.fields.String(metadata={"description": "Only games of this ruleset"})
     status = ma.fields.String(validate=ma.validate.OneOf(["active", "finished"]))
     player = ma.fields.String(validate=ma.validate.Length(min=1, max=64), metadata={
-        "description": "Only games with a player of this name (case-insensitive)"})
+        "description": "Only games with a player of this name, compared as nicknames are (RFC 8266): "
+                       "case, width and runs of spaces aside"})
     after = ma.fields.UUID(metadata={"description": "The cursor: list games created after this one"})
     limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(min=1, max=200))
 
@@ -227,8 +228,9 @@ def list_games(query: dict):
 
     Public: it shows what a table would see from across the room (names, game, whether it is
     over), never a token or anything a game's rules hide."""
-    filters = Filters(query.get("ruleset"), query.get("status"), query.get("player"), query.get("after"),
-                      query["limit"])
+    player = query.get("player")
+    filters = Filters(query.get("ruleset"), query.get("status"), None if player is None else searched(player),
+                      query.get("after"), query["limit"])
     rows, cursor = application().list_games(filters)
     games = [{"id": r.id, "ruleset": r.ruleset, "players": r.players, "version": r.version,
               "status": "finished" if r.finished else "active", "created_at": r.created_at} for r in rows]

@@ -128,6 +128,17 @@ def enforce(name: str) -> str:
     return _enforce(name)[0]
 
 
+def searched(name: str) -> str:
+    """A name asked for by GET /games?player=, in the form names are stored: enforced as a
+    nickname (spaces, width and compatibility forms, composed accents), so that the list's
+    case-insensitive match finds "Kira" for " KIRA " or "Ｋｉｒａ" as RFC 8266 compares them. A
+    name that cannot be a nickname is looked for as sent: no stored name can match it."""
+    try:
+        return enforce(name)
+    except BadName:
+        return name
+
+
 def enforce_names(names: list[str]) -> tuple[list[str], dict[int, str]]:
     """The stored names and, by index, why each refused one was refused."""
     stored: list[str] = []

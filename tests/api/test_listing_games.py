@@ -31,6 +31,16 @@ def test_games_are_filtered_by_ruleset_status_and_player(corsairs_client):
     assert row["version"] == a.created["version"] + 1
 
 
+def test_a_player_is_found_as_rfc_8266_compares_nicknames(corsairs_client):
+    """The name asked for is read as names are stored: case, width, runs of spaces and how an
+    accent is written aside; part of a name is not the name."""
+    game = create(corsairs_client, "corsairs-of-valeria", players=("Zoë Kira", "David"))
+    for asked in ("zoë kira", "  ZOË   KIRA ", "Ｚｏë Ｋｉｒａ", "Zoe\u0308 Kira"):
+        assert [g["id"] for g in listed(corsairs_client, player=asked)["games"]] == [game.id], asked
+    for asked in ("Zoë", "Zoe Kira", "Zoë\u200dKira"):
+        assert listed(corsairs_client, player=asked)["games"] == [], asked
+
+
 def test_a_finished_game_is_listed_as_finished(corsairs_client):
     import random
 
