@@ -89,7 +89,7 @@ class Counted:
     limit: RateLimitItem
     identifiers: tuple[str, ...]
     allowed: bool
-    where: Any = None
+    where: Any
 
 
 class MemoryWindows:
@@ -161,14 +161,16 @@ class Budgets:
         def stats(store):
             return store.get_window_stats(counted.limit, *counted.identifiers)
 
-        if counted.where is self.store and self.shared:
+        if counted.where is not self.store or not self.shared:
+            reset_time, remaining = stats(counted.where)
+        elif time.monotonic() < self._retry_at:  # failed since, and left alone: memory's word
+            reset_time, remaining = stats(self.memory)
+        else:
             try:
                 reset_time, remaining = stats(self.store)
             except Exception as error:  # failed since: what this worker's memory says
                 self._store_failed(error)
                 reset_time, remaining = stats(self.memory)
-        else:
-            reset_time, remaining = stats(counted.where if counted.where is not None else self.memory)
         reset_at = int(reset_time + 1)
         headers = {"X-RateLimit-Limit": str(counted.limit.amount),
                    "X-RateLimit-Remaining": str(max(0, remaining)),

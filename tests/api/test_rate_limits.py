@@ -360,3 +360,13 @@ def test_an_answer_tells_the_budget_where_its_request_was_counted(monkeypatch):
     assert budgets.headers(in_store)["X-RateLimit-Remaining"] == "4"  # the store's count
     store.down = True  # fails after counting, before the headers: memory's word, not a failure
     assert budgets.headers(in_store)["X-RateLimit-Limit"] == "5"
+    # Failed since (another request saw it): the store is left alone for its pause, headers too.
+    store.down, asked = False, []
+    clock[0] += 60
+    counted = budgets.spend(limit, who)
+    assert counted.where is store
+    store.down = True
+    budgets.spend(limit, ("parley", "10.0.0.15", "global"))  # fails: a pause begins
+    store.down = False
+    monkeypatch.setattr(store, "get_window_stats", lambda *a: asked.append(a))
+    assert budgets.headers(counted)["X-RateLimit-Limit"] == "5" and asked == []
