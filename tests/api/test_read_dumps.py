@@ -14,7 +14,7 @@ from domain.registry import all_rulesets
 from service import create_app
 from service.api.events import EventPageSchema
 from tests.fakes import hoard
-from tests.fakes.http import bearer, progressing
+from tests.fakes.http import bearer, create, progressing
 
 RULESETS = {hoard.RULESET.id: hoard.RULESET, **all_rulesets()}
 
@@ -27,21 +27,6 @@ def client():
     app.extensions["parley"].close()
 
 
-def _played(client, ruleset: str, commands: int, seed: int) -> dict:
-    game = client.post("/games", json={"ruleset": ruleset, "players": [{"name": "Kira"}, {"name": "Zoë"}],
-                                       "chance": "server"}).get_json()
-    assert "id" in game, game
-    host = bearer(game["host_token"])
-    rng = random.Random(seed)
-    for _ in range(commands):
-        legal = client.get(f"/games/{game['id']}/legal-commands", headers=host).get_json()["commands"]
-        if not legal:
-            break
-        assert client.post(f"/games/{game['id']}/commands", json=rng.choice(progressing(legal)),
-                           headers=host).status_code == 200
-    return game
-
-
 def _same_as_dumped(schema, answer) -> dict:
     assert answer.status_code == 200, answer.get_json()
     body = answer.get_json()
@@ -51,15 +36,15 @@ def _same_as_dumped(schema, answer) -> dict:
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_event_pages_are_what_their_schema_would_dump(client, ruleset):
-    game = _played(client, ruleset, 40, seed=len(ruleset))
-    readers = {"host": game["host_token"], "spectator": game["spectator_token"],
-               **{f"seat {s['seat']}": s["token"] for s in game["seats"]}}
+    game = create(client, ruleset, players=("Kira", "Zoë"))
+    game.play(random.Random(len(ruleset)), 40, progressing)
+    readers = {"host": game.created["host_token"], "spectator": game.created["spectator_token"],
+               **{f"seat {s['seat']}": s["token"] for s in game.created["seats"]}}
     pages = EventPageSchema()
     for who, token in readers.items():
         after, seen = 0, 0
         while after is not None:
-            page = _same_as_dumped(pages, client.get(f"/games/{game['id']}/events?after={after}&limit=7",
-                                                     headers=bearer(token)))
+            page = _same_as_dumped(pages, game.get(f"/events?after={after}&limit=7", bearer(token)))
             seen += len(page["events"])
             after = page["next"]
         assert seen > 2, who  # creation and commands' events: something was compared

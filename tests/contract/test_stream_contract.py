@@ -17,7 +17,7 @@ from openapi_schema_validator import OAS30Validator
 from schemathesis.core.failures import FailureGroup
 
 from service import create_app
-from tests.fakes.http import progressing
+from tests.fakes.http import create, progressing
 
 POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
 
@@ -30,17 +30,9 @@ def app():
 
 
 def _played(client, commands: int) -> dict:
-    game = client.post("/games", json={"ruleset": "corsairs-of-valeria",
-                                        "players": [{"name": "Ana"}, {"name": "Ben"}]}).get_json()
-    host = {"Authorization": f"Bearer {game['host_token']}"}
-    rng = random.Random(7)
-    for _ in range(commands):
-        legal = client.get(f"/games/{game['id']}/legal-commands", headers=host).get_json()["commands"]
-        if not legal:
-            break
-        answer = client.post(f"/games/{game['id']}/commands", headers=host, json=rng.choice(progressing(legal)))
-        assert answer.status_code == 200, answer.get_data(as_text=True)
-    return game
+    game = create(client, "corsairs-of-valeria", players=("Ana", "Ben"))
+    game.play(random.Random(7), commands, progressing)
+    return game.created
 
 
 def _validate(app, game: dict, token: str, after: int = 0):

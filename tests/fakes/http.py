@@ -52,18 +52,26 @@ class Seated:
             after = page["next"]
         return events
 
+    def play(self, rng: random.Random, commands: int, prefer=lambda commands: commands) -> int:
+        """Send up to `commands` random legal commands as the host, fewer if nothing is left to
+        do: how many were sent."""
+        for sent in range(commands):
+            legal = self.legal()
+            if not legal:
+                return sent
+            command = rng.choice(prefer(legal))
+            response = self.send(command)
+            assert response.status_code == 200, (command, response.get_json())
+        return commands
+
     def play_to_the_end(self, rng: random.Random, max_commands: int = 5000,
                         prefer=lambda commands: commands) -> int:
         """Send random legal commands as the host until the game is finished."""
-        for sent in range(max_commands):
-            commands = self.legal()
-            if not commands:
-                assert self.view()["status"] == "finished"
-                return sent
-            command = rng.choice(prefer(commands))
-            response = self.send(command)
-            assert response.status_code == 200, (command, response.get_json())
-        raise AssertionError(f"no end after {max_commands} commands")
+        sent = self.play(rng, max_commands, prefer)
+        if self.legal():
+            raise AssertionError(f"no end after {max_commands} commands")
+        assert self.view()["status"] == "finished"
+        return sent
 
 
 SLOW = {"reroll_dice", "preset_die", "hold_fire"}
