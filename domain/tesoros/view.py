@@ -85,8 +85,26 @@ def pools(s: TesorosState) -> dict:
     names cards of the defender's hand, which this view's `seats` shows the host."""
     deck = list(s.deck) + ([s.deck_top] if s.deck_top is not None else [])
     return kit.pool_listing({"play_deck": deck, "events_under_anchor": list(s.events_left), "map_deck": list(s.map_deck)},
-                            {"play_deck": list(s.deck), "events_under_anchor": list(s.events_left),
+                            {"play_deck": nameable_draws(s), "events_under_anchor": list(s.events_left),
                              "map_deck": list(s.map_deck)})
+
+
+# TP-16: a command takes at most two cards that end a draw off the Play Deck: a die value from its
+# top, then the draw it leads to (a Walk the Plank that wins, or a Sabotage);
+# tests/domain/tesoros/test_nameable_draws.py counts them in random games.
+MOST_CARDS_A_COMMAND_TAKES = 2
+
+
+def nameable_draws(s: TesorosState) -> list:
+    """What 'drawn' may name now (TP-16): the cards of the Play Deck not yet seen, and the
+    discard pile's too once the next command can reach the Anchor, whose step 2 shuffles the
+    discard pile onto it as the new Play Deck [Anchor Card]. With Chaos on the high seas an
+    Event card drawn does not end a draw, so only the others count towards reaching it."""
+    unseen = list(s.deck)
+    ending = sum(1 for card in unseen if card not in s.events) + (s.deck_top is not None)  # TP-15: taken unreported
+    if ending < MOST_CARDS_A_COMMAND_TAKES:
+        return unseen + list(s.discard)
+    return unseen
 
 
 PRIVATE = {

@@ -14,7 +14,9 @@ from domain.chance import ServerChance
 from domain.registry import all_rulesets
 from tests.disputes.games import TABLE_SETUP
 from tests.domain.chrono.table import LAYOUT
+from tests.domain.chrono.test_table_games import announced, turn_up
 from tests.fakes.http import create, progressing
+from tests.playouts.test_league_playouts import sailor
 
 RULESET_IDS = sorted(all_rulesets())
 PLAYERS = ("Kira", "David")
@@ -71,7 +73,7 @@ def table_game(client, ruleset_id: str):
     return create(client, ruleset_id, players=PLAYERS, chance="table", **({"setup": setup} if setup else {}))
 
 
-def step(game, ruleset, rng: random.Random) -> None:
+def step(game, ruleset, rng: random.Random, choose=None) -> None:
     """One random legal command, sent as the host with what a table turned up: what the server
     would have drawn, reported in the command's table fields; each id reported is one the
     host's view offered (`nameable`; cards stolen from a hand, or a Monster taken from a
@@ -79,17 +81,25 @@ def step(game, ruleset, rng: random.Random) -> None:
     parley = game.client.application.extensions["parley"]
     state = parley.get_game(UUID(game.id)).state
     seat = rng.choice(ruleset.status(state).to_move)
-    command = dict(rng.choice(progressing(ruleset.legal_commands(state, seat))))
-    chance = Recording(hashlib.sha256(b"%d" % rng.randrange(10**9)).hexdigest(), 0)
-    ruleset.decide(state, seat, command, chance)
+    legal = ruleset.legal_commands(state, seat)
+    command = dict(choose(rng, legal) if choose else rng.choice(progressing(legal)))
+    if ruleset.id == "chrono-corsairs":
+        # At a table a flipped Event token ends its command (CP-15), where the server's chance
+        # goes on: the table turns up what table_inputs announces, from its physical decks.
+        told = {name: turn_up(state, name, spec, rng)
+                for name, spec in announced(ruleset.table_inputs(state, seat), command).items()}
+    else:
+        chance = Recording(hashlib.sha256(b"%d" % rng.randrange(10**9)).hexdigest(), 0)
+        ruleset.decide(state, seat, command, chance)
+        told = chance.told
     host = game.get("", game.host).get_json()["state"]
     nameable = {x for ids in host["nameable"].values() for x in ids}
     in_sight = {x for s in host.get("seats", []) for x in s.get("hand", []) + s.get("victory", [])}
-    for field in ruleset.drawn_fields & set(chance.told):
-        for x in chance.told[field]:   # the host's view offered each id the table reports
+    for field in ruleset.drawn_fields & set(told):
+        for x in told[field]:   # the host's view offered each id the table reports
             assert x in nameable or (field in ("stolen", "revealed") and x in in_sight), (field, x)
-    response = game.send({**command, **chance.told, "seat": seat})
-    assert response.status_code == 200, (command, chance.told, response.get_json())
+    response = game.send({**command, **told, "seat": seat})
+    assert response.status_code == 200, (command, told, response.get_json())
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -140,3 +150,25 @@ def test_every_table_input_in_legal_commands_has_a_description(corsairs_client, 
     assert asked
     if ruleset.drawn_fields:
         assert reported, "no command that draws was met"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESET_IDS if r != "corsairs-of-valeria"])
+def test_every_id_a_table_reports_was_nameable_to_the_end_of_the_game(corsairs_client, ruleset_id, seed):
+    """Whole games, in which decks run out and are shuffled again: at every command, each id
+    the table reports was offered by the host's view just before it (`step`). Tesoros's Play
+    Deck runs out several times a game: its next draws come from the discard pile, shuffled
+    onto the Anchor (TP-16)."""
+    ruleset = all_rulesets()[ruleset_id]
+    game = table_game(corsairs_client, ruleset_id)
+    parley = corsairs_client.application.extensions["parley"]
+    rng = random.Random(seed)
+    choose = sailor if ruleset_id == "league-of-pirates" else None  # random League games seldom end
+    for _ in range(1500):
+        if ruleset.status(parley.get_game(UUID(game.id)).state).finished:
+            break
+        step(game, ruleset, rng, choose)
+    assert ruleset.status(parley.get_game(UUID(game.id)).state).finished
+    if ruleset_id == "tesoros-del-rey-pirata":
+        kinds = [getattr(e, "event", {}).get("type") for e in parley.stored_events(UUID(game.id))]
+        assert "DiscardReshuffled" in kinds

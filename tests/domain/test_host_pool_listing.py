@@ -139,7 +139,13 @@ def check_listing(rid: str, s) -> None:
     for name, ids in host["nameable"].items():
         assert ids == sorted(set(ids))
         if name in host["pools"]:   # what may be named is still in the pool
-            assert {c.split("#")[0] for c in ids} <= set(host["pools"][name]), name
+            may = set(host["pools"][name])
+            if rid == "tesoros-del-rey-pirata" and name == "play_deck":
+                may |= set(s.discard)   # TP-16: shuffled onto the Anchor when a command reaches it
+            assert {c.split("#")[0] for c in ids} <= may, name
+    if rid == "tesoros-del-rey-pirata" and s.deck_top is None and all(c in s.events for c in s.deck):
+        # TP-16: the next card comes from under the Anchor's reshuffle: the discard pile's
+        assert set(s.discard) <= set(host["nameable"]["play_deck"])
     for viewer in (*range(len(s.seats) if hasattr(s, "seats") else len(s.players)), None):
         seen = rs.view(s, viewer)
         assert "pools" not in seen and "nameable" not in seen
