@@ -13,6 +13,9 @@ In turn, --rounds times (3), so that no two parts overlap, each part judged by i
    playing its own Corsairs game with random legal commands (benchmarks/issue5.py's load
    generator), at saturation, one phase per kind of answer: the default answer, then
    `Prefer: return=minimal` (a build that ignores Prefer answers the default to both).
+   The load generator shares the two cores with the server; it talks through
+   benchmarks/wire.py (the same request bytes as http.client, about half its CPU per command);
+   --http-client stdlib plays through http.client, as the figures before 2026-12-02 14:00 UTC.
 
 Each phase prints commands/s, the ratio to the recorder's save rate (target 0.8), and the CPU
 per command of the gunicorn workers, of their PostgreSQL backends and of the load generator,
@@ -104,7 +107,10 @@ def main() -> None:
     ap.add_argument("--answers", nargs="+", choices=list(ANSWERS), default=list(ANSWERS))
     ap.add_argument("--root", default=str(ROOT), help="the checkout whose Procfile and code serve (A/B runs)")
     ap.add_argument("--py-spy", default=None, metavar="DIR", help="record each worker with py-spy into DIR")
+    ap.add_argument("--http-client", choices=["wire", "stdlib"], default="wire",
+                    help="the load generator's HTTP client: benchmarks/wire.py, or http.client as before 2026-12-02")
     args = ap.parse_args()
+    Player.http_client = args.http_client
     signal.signal(signal.SIGTERM, _interrupted)
     root = Path(args.root).resolve()
     print(f"issue 16 commands run: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, "
@@ -116,7 +122,8 @@ def main() -> None:
         try:
             players = [Player(port, i) for i in range(args.clients)]
             print(f"http: gunicorn from {root / 'Procfile'}, {len(workers_of(server.pid))} workers, "
-                  f"{args.clients} connections, {args.seconds:g} s a phase, {args.rounds} rounds", flush=True)
+                  f"{args.clients} connections ({args.http_client} client), {args.seconds:g} s a phase, "
+                  f"{args.rounds} rounds", flush=True)
             # The save rate and the HTTP phases take turns, --rounds times, and each is judged by
             # its median: on these shared machines a rate moves by a fifth within minutes, and
             # one measurement of each, in a fixed order, compares two moments of the machine.

@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import wire  # noqa: E402
 from _pg import fresh_schema  # noqa: E402
 from domain_games import Unfinished, play  # noqa: E402
 from stack_limits import PARLEY_RECORDER, insert_rate, save_rate  # noqa: E402
@@ -311,12 +312,23 @@ class RssSampler(threading.Thread):
 class Player:
     """One connection playing one Corsairs game with the host token, random legal commands.
     It folds the events it is sent into its own copy of the state, so a command is one request.
-    `command_headers` go with every command (benchmarks/commands.py sends Prefer)."""
+    `command_headers` go with every command (benchmarks/commands.py sends Prefer).
+
+    It talks through benchmarks/wire.py's lean client, which sends the same bytes as
+    http.client for a fraction of the client's CPU on the cores it shares with the server;
+    `http_client = "stdlib"` plays through http.client, as the figures before 2026-12-02
+    14:00 UTC were measured (benchmarks/commands.py --http-client stdlib)."""
 
     command_headers: dict = {}
+    http_client = "wire"
 
     def __init__(self, port: int, seed: int):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        if self.http_client == "stdlib":
+            self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            self._exchange = self._through_stdlib
+        else:
+            self.conn = wire.Connection("127.0.0.1", port, timeout=60)
+            self._exchange = self._through_wire
         self.rng = random.Random(seed)
         self.new_game()
 
@@ -327,6 +339,15 @@ class Player:
         if path.endswith("/commands"):
             headers.update(self.command_headers)
         data = json.dumps(body) if body is not None else None
+        status, answer = self._exchange(method, path, data, headers)
+        return status, json.loads(answer)
+
+    def _through_wire(self, method: str, path: str, data: str | None, headers: dict) -> tuple[int, bytes]:
+        # wire.Connection opens the connection again when the server closed it while idle
+        status, _, answer = self.conn.request(method, path, None if data is None else data.encode("latin-1"), headers)
+        return status, answer
+
+    def _through_stdlib(self, method: str, path: str, data: str | None, headers: dict) -> tuple[int, bytes]:
         try:
             self.conn.request(method, path, body=data, headers=headers)
             response = self.conn.getresponse()
@@ -336,7 +357,7 @@ class Player:
             self.conn.close()
             self.conn.request(method, path, body=data, headers=headers)
             response = self.conn.getresponse()
-        return response.status, json.loads(response.read())
+        return response.status, response.read()
 
     def new_game(self):
         status, created = self.call("POST", "/games", {"ruleset": CORSAIRS.id, "chance": "server",
