@@ -27,7 +27,8 @@ from .commands import COMMAND_SCHEMAS
 def result(r: dict) -> dict:
     """[Final Scoring] places by Time Gems, ties to the higher Flag (kit.results)."""
     rows = {x["seat"]: x for x in r["standings"]}
-    return kit.ranked(r, {i: x["total"] for i, x in rows.items()}, {i: (x["total"], -x["flag"]) for i, x in rows.items()})
+    return kit.ranked(r, {i: x["total"] for i, x in rows.items()}, {i: (x["total"], -x["flag"]) for i, x in rows.items()},
+                      [t for t in r["tie_breaks"] if t != "total"])   # the stored list names the score too
 
 
 def status(s: state.ChronoState) -> Status:

@@ -19,8 +19,9 @@ from .commands import COMMAND_SCHEMAS
 def result(r: dict) -> dict:
     """[Ending the Game] places by Treasure, then Silver, then Grog (kit.results)."""
     rows = {x["seat"]: x for x in r["standings"]}
+    # the stored tie_breaks begin with the score itself ("treasure"); none when a rule named the winner
     return kit.ranked(r, {i: x["treasure"] for i, x in rows.items()},
-                      {i: (x["treasure"], x["silver"], x["grog"]) for i, x in rows.items()})
+                      {i: (x["treasure"], x["silver"], x["grog"]) for i, x in rows.items()}, r["tie_breaks"][1:])
 
 
 def status(s: state.CorsairsState) -> Status:

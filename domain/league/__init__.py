@@ -20,7 +20,8 @@ from .commands import COMMAND_SCHEMAS
 
 def result(r: dict) -> dict:
     """[Winning] places by total points; the tie goes to whoever Set Sail (kit.results)."""
-    return kit.ranked(r, dict(enumerate(r["totals"])), {i: (t,) for i, t in enumerate(r["totals"])})
+    return kit.ranked(r, dict(enumerate(r["totals"])), {i: (t,) for i, t in enumerate(r["totals"])},
+                      [t for t in r["tie_breaks"] if t != "total"])   # the stored list names the score too
 
 
 def status(s: state.LeagueState) -> Status:

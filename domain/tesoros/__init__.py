@@ -23,8 +23,11 @@ from .commands import COMMAND_SCHEMAS
 
 
 def result(r: dict) -> dict:
-    """[Victory and End of Game] places by Victory Points (kit.results)."""
-    return kit.ranked(r, dict(enumerate(r["totals"])), {i: (t,) for i, t in enumerate(r["totals"])})
+    """[Victory and End of Game] places by Victory Points (kit.results); a tie at the top is
+    broken by playing on in sudden death (TA-6)."""
+    applied = ["sudden_death"] if r["reason"].startswith("sudden_death") else []
+    return kit.ranked(r, dict(enumerate(r["totals"])), {i: (t,) for i, t in enumerate(r["totals"])},
+                      applied + list(r["tie_breaks"]))
 
 
 def status(s: state.TesorosState) -> Status:

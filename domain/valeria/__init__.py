@@ -52,7 +52,11 @@ def result(r: dict) -> dict:
     if "solo" in r:
         return solo.ranked(r)
     seats = range(len(r["totals"]))
-    return kit.ranked(r, {i: r["totals"][i] for i in seats}, {i: (r["totals"][i], -r["cards"][i]) for i in seats})
+    applied = ["fewest_cards_in_tableau"] if r["tie_breaks"] else []   # stored as {rule, cards}
+    if applied and len(r["winners"]) > 1:
+        applied.append("shared")
+    return kit.ranked(r, {i: r["totals"][i] for i in seats}, {i: (r["totals"][i], -r["cards"][i]) for i in seats},
+                      applied)
 
 
 def status(s: state.ValeriaState) -> Status:

@@ -224,9 +224,9 @@ def result(s: ValeriaState, reason: str) -> dict:
 
 def ranked(r: dict) -> dict:
     """The one result shape (domain/kit/results.py) of a solo game's GameEnded result: its one seat
-    ranks 1 when it won, else 2, the Dark Lord (not a seat) holding first place or sharing it on a
-    draw; its score, its points (VP-27)."""
+    ranks 1 only when it won, else 2, a draw included (no win, VP-26; rank 1 is for the winners);
+    the Dark Lord is not a seat and has no entry; its score, its points (VP-27)."""
     details = {k: v for k, v in r.items() if k not in kit.results.SHAPE}
     return {**details, "reason": r["reason"], "winners": list(r["winners"]),
             "ranking": [{"seat": 0, "rank": 1 if r["winners"] else 2, "score": r["totals"][0]}],
-            "tie_breaks": list(r.get("tie_breaks", [])), "details": details}
+            "tie_breaks": [], "details": details}

@@ -133,8 +133,11 @@ def result_doc() -> dict:
                                                   "description": "1 for the winner or winners; seats equal after "
                                                                  "every tie-break share a rank (1, 2, 2, 4)"},
                                          "score": {"type": "number", "description": "The score as the game counts it"}}}},
-            # items: {} (any): an array without items is refused by client generators
-            "tie_breaks": {"type": "array", "items": {}, "description": "The tie-breaks applied, in the game's own words"},
+            "tie_breaks": {"type": "array", "items": {"type": "string"},
+                           "description": "The tie-breaks the rulebook applied to decide the winners among the seats "
+                                          "with the best score, in order, each in the game's own word (silver, flag, "
+                                          "set_sail, fewest_cards_in_tableau, sudden_death; shared when the tied seats "
+                                          "share the win); empty when one seat had the best score alone"},
             "details": {"type": "object", "description": "The game's own scoring sheet"},
         },
     }
