@@ -59,7 +59,8 @@ TABLE_SETUP_SCHEMA = {
                   "items": {"type": "object", "required": ["tile", "side"], "additionalProperties": False,
                             "properties": {"tile": {"type": "string", "maxLength": 20,
                                                     "description": "the track tile's id, as the content names it "
-                                                                   "(default_content.tracks in GET /rulesets/corsairs-of-valeria)"},
+                                                                   "(default_content.tracks in GET "
+                                                                   "/rulesets/corsairs-of-valeria)"},
                                            "side": {"enum": ["A", "B"], "description": "the side of that tile face up"}}},
                   "description": "the 3 tracks placed above Start Island, nearest first"},
     },

@@ -96,15 +96,18 @@ MOST_CARDS_A_COMMAND_TAKES = 2
 
 
 def nameable_draws(s: TesorosState) -> list:
-    """What 'drawn' may name now (TP-16): the cards of the Play Deck not yet seen, and the
-    discard pile's too once the next command can reach the Anchor, whose step 2 shuffles the
-    discard pile onto it as the new Play Deck [Anchor Card]. With Chaos on the high seas an
-    Event card drawn does not end a draw, so only the others count towards reaching it."""
+    """What 'drawn' may name now (TP-16): the cards of the Play Deck not yet seen; once the next
+    command can reach the Anchor, whose step 2 shuffles the discard pile onto it as the new Play
+    Deck [Anchor Card], also every card that pile may hold by then: the discard pile's, and each
+    card a hand or an equipped slot may lose to it first (a die value, a Walk the Plank, a
+    Sabotage, Scurvy). With Chaos on the high seas an Event card drawn does not end a draw, so
+    only the others count towards reaching the Anchor."""
     unseen = list(s.deck)
     ending = sum(1 for card in unseen if card not in s.events) + (s.deck_top is not None)  # TP-15: taken unreported
-    if ending < MOST_CARDS_A_COMMAND_TAKES:
-        return unseen + list(s.discard)
-    return unseen
+    if ending >= MOST_CARDS_A_COMMAND_TAKES:
+        return unseen
+    held = [c for x in s.seats for c in [*x.hand, x.equipped] if c is not None]
+    return unseen + list(s.discard) + held
 
 
 PRIVATE = {

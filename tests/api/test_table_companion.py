@@ -152,8 +152,13 @@ def test_every_table_input_in_legal_commands_has_a_description(corsairs_client, 
         assert reported, "no command that draws was met"
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-@pytest.mark.parametrize("ruleset_id", [r for r in RULESET_IDS if r != "corsairs-of-valeria"])
+# Tesoros 27 and 28: Scurvy from under the Anchor discards cards from the hands, and the draw it
+# interrupted takes one of them from the reshuffled pile (TP-16)
+WHOLE_GAMES = [(r, seed) for r in RULESET_IDS if r != "corsairs-of-valeria" for seed in (1, 2, 3)] + \
+    [("tesoros-del-rey-pirata", 27), ("tesoros-del-rey-pirata", 28)]
+
+
+@pytest.mark.parametrize("ruleset_id, seed", WHOLE_GAMES)
 def test_every_id_a_table_reports_was_nameable_to_the_end_of_the_game(corsairs_client, ruleset_id, seed):
     """Whole games, in which decks run out and are shuffled again: at every command, each id
     the table reports was offered by the host's view just before it (`step`). Tesoros's Play

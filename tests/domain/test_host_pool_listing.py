@@ -141,7 +141,9 @@ def check_listing(rid: str, s) -> None:
         if name in host["pools"]:   # what may be named is still in the pool
             may = set(host["pools"][name])
             if rid == "tesoros-del-rey-pirata" and name == "play_deck":
-                may |= set(s.discard)   # TP-16: shuffled onto the Anchor when a command reaches it
+                # TP-16: the discard pile, and what hands and equipped slots may lose to it,
+                # shuffled onto the Anchor when a command reaches it
+                may |= set(s.discard) | {c for x in s.seats for c in [*x.hand, x.equipped] if c}
             assert {c.split("#")[0] for c in ids} <= may, name
     if rid == "tesoros-del-rey-pirata" and s.deck_top is None and all(c in s.events for c in s.deck):
         # TP-16: the next card comes from under the Anchor's reshuffle: the discard pile's

@@ -64,7 +64,8 @@ def test_the_discard_pile_is_offered_when_a_command_can_reach_the_anchor(left):
     s.discard, s.deck = s.deck[left:], s.deck[:left]
     nameable = R.view(s, ARBITER)["nameable"]["play_deck"]
     if left < MOST_CARDS_A_COMMAND_TAKES:
-        assert nameable == sorted(s.deck + s.discard)
+        held = [c for x in s.seats for c in x.hand + ([x.equipped] if x.equipped else [])]
+        assert held and nameable == sorted(s.deck + s.discard + held)
     else:
         assert nameable == sorted(s.deck)
     assert R.view(s, ARBITER)["pools"]["play_deck"] == {c: 1 for c in sorted(s.deck)}  # the pile is face up, no pool
