@@ -122,6 +122,7 @@ DESCRIPTIONS = {
                  "Ship] or gained by an effect. Ids of nameable.artifacts in the host's view; only the host token "
                  "reports them.",
     "event_tokens": "Every face-down Event token flipped, in order, each one of the back given in 'backs' [Phase 3: "
-                    "Run the Loop]. Ids of nameable.event_tokens_<back> in the host's view (every token of that back "
-                    "not yet face up, CP-18); only the host token reports them.",
+                    "Run the Loop]. Ids of nameable.event_tokens_<back in lower case> (event_tokens_evening for "
+                    "EVENING) in the host's view (every token of that back not yet face up, CP-18); only the host "
+                    "token reports them.",
 }

@@ -135,8 +135,9 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
 # Every one is reported by the host token only (TM-1).
 DRAWN = ("Each card taken off the Play Deck by this command, in order: a card drawn [Draw a Card], and with "
          "Chaos on the high seas an Event card drawn with them [Variants]; not a card already looked at with "
-         "Lamps & Shovels; after the Anchor, from the discard pile shuffled onto it [Anchor Card]. Ids of "
-         "nameable.play_deck in the host's view (TP-15, TP-16); only the host token reports them.")
+         "Lamps & Shovels; after the Anchor, from the pile shuffled onto it [Anchor Card]. The next card: an id "
+         "of nameable.play_deck in the host's view; a card taken after the Anchor by the same command: of "
+         "nameable.play_deck_after_anchor (TP-15, TP-16). Only the host token reports them.")
 EVENTS = ("Each Event card revealed from under the Anchor when the Anchor is drawn [Anchor Card], or turned face "
           "up with Scanning the horizon [Variants], in order. Ids of nameable.events_under_anchor in the host's "
           "view; only the host token reports them.")

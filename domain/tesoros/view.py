@@ -84,9 +84,11 @@ def pools(s: TesorosState) -> dict:
     taken without a report (TP-15), so it is not among the deck's `nameable` ids. 'stolen'
     names cards of the defender's hand, which this view's `seats` shows the host."""
     deck = list(s.deck) + ([s.deck_top] if s.deck_top is not None else [])
+    nameable = {"play_deck": next_draws(s), "events_under_anchor": list(s.events_left), "map_deck": list(s.map_deck)}
+    if (after := draws_after_the_anchor(s)) is not None:
+        nameable["play_deck_after_anchor"] = after
     return kit.pool_listing({"play_deck": deck, "events_under_anchor": list(s.events_left), "map_deck": list(s.map_deck)},
-                            {"play_deck": nameable_draws(s), "events_under_anchor": list(s.events_left),
-                             "map_deck": list(s.map_deck)})
+                            nameable)
 
 
 # TP-16: a command takes at most two cards that end a draw off the Play Deck: a die value from its
@@ -95,19 +97,30 @@ def pools(s: TesorosState) -> dict:
 MOST_CARDS_A_COMMAND_TAKES = 2
 
 
-def nameable_draws(s: TesorosState) -> list:
-    """What 'drawn' may name now (TP-16): the cards of the Play Deck not yet seen; once the next
-    command can reach the Anchor, whose step 2 shuffles the discard pile onto it as the new Play
-    Deck [Anchor Card], also every card that pile may hold by then: the discard pile's, and each
-    card a hand or an equipped slot may lose to it first (a die value, a Walk the Plank, a
-    Sabotage, Scurvy). With Chaos on the high seas an Event card drawn does not end a draw, so
-    only the others count towards reaching the Anchor."""
-    unseen = list(s.deck)
-    ending = sum(1 for card in unseen if card not in s.events) + (s.deck_top is not None)  # TP-15: taken unreported
-    if ending >= MOST_CARDS_A_COMMAND_TAKES:
-        return unseen
-    held = [c for x in s.seats for c in [*x.hand, x.equipped] if c is not None]
-    return unseen + list(s.discard) + held
+def _reshuffled(s: TesorosState) -> list:
+    """Every card the pile the Anchor shuffles onto it may hold by then (TP-16): the discard
+    pile's, and each card a hand or an equipped slot may lose to it first in the same command
+    (a die value, a Walk the Plank, a Sabotage, Scurvy)."""
+    return list(s.discard) + [c for x in s.seats for c in [*x.hand, x.equipped] if c is not None]
+
+
+def next_draws(s: TesorosState) -> list:
+    """What the next card 'drawn' names may be (TP-15, TP-16): a card of the Play Deck not yet
+    seen; with none left (and none looked at), the Anchor comes first and the card comes off the
+    pile it shuffles onto it."""
+    if s.deck or s.deck_top is not None:
+        return list(s.deck)
+    return _reshuffled(s)
+
+
+def draws_after_the_anchor(s: TesorosState) -> list | None:
+    """What a card 'drawn' names after the Anchor may be, when the next command can take the
+    Play Deck's last cards and go on past the Anchor (TP-16), else None. With Chaos on the high
+    seas an Event card drawn does not end a draw, so only the others count."""
+    ending = sum(1 for card in s.deck if card not in s.events) + (s.deck_top is not None)  # TP-15: taken unreported
+    if 0 < ending < MOST_CARDS_A_COMMAND_TAKES or (ending == 0 and s.deck):
+        return _reshuffled(s)
+    return None
 
 
 PRIVATE = {

@@ -98,6 +98,8 @@ def step(game, ruleset, rng: random.Random, choose=None) -> None:
     for field in ruleset.drawn_fields & set(told):
         for x in told[field]:   # the host's view offered each id the table reports
             assert x in nameable or (field in ("stolen", "revealed") and x in in_sight), (field, x)
+    if told.get("drawn") and "play_deck" in host["nameable"]:   # Tesoros: the next card, from its own list (TP-16)
+        assert told["drawn"][0] in host["nameable"]["play_deck"]
     response = game.send({**command, **told, "seat": seat})
     assert response.status_code == 200, (command, told, response.get_json())
 
@@ -112,7 +114,8 @@ def test_the_host_view_lists_the_pools_and_a_seats_view_does_not(corsairs_client
     state = corsairs_client.application.extensions["parley"].get_game(UUID(game.id)).state
     host = game.get("", game.host).get_json()["state"]
     assert host["pools"] == ruleset.view(state, "arbiter")["pools"]
-    assert set(host["nameable"]) <= set(host["pools"]) | {k for k in host["nameable"] if k.startswith("mixed_")}
+    assert set(host["nameable"]) <= set(host["pools"]) | {k for k in host["nameable"] if k.startswith("mixed_")} | \
+        {"play_deck_after_anchor"}   # Tesoros: TP-16
     if ruleset_id != "corsairs-of-valeria":    # Corsairs rolls dice only: no face-down pool
         assert host["pools"]
     for seat in range(len(PLAYERS)):

@@ -140,14 +140,19 @@ def check_listing(rid: str, s) -> None:
         assert ids == sorted(set(ids))
         if name in host["pools"]:   # what may be named is still in the pool
             may = set(host["pools"][name])
-            if rid == "tesoros-del-rey-pirata" and name == "play_deck":
-                # TP-16: the discard pile, and what hands and equipped slots may lose to it,
-                # shuffled onto the Anchor when a command reaches it
-                may |= set(s.discard) | {c for x in s.seats for c in [*x.hand, x.equipped] if c}
+            if rid == "tesoros-del-rey-pirata" and name == "play_deck" and not s.deck and s.deck_top is None:
+                # TP-16: the Anchor comes first: the pile it shuffles onto it (below)
+                may = set(s.discard) | {c for x in s.seats for c in [*x.hand, x.equipped] if c}
             assert {c.split("#")[0] for c in ids} <= may, name
-    if rid == "tesoros-del-rey-pirata" and s.deck_top is None and all(c in s.events for c in s.deck):
-        # TP-16: the next card comes from under the Anchor's reshuffle: the discard pile's
-        assert set(s.discard) <= set(host["nameable"]["play_deck"])
+    if rid == "tesoros-del-rey-pirata":
+        # TP-16: the pile the Anchor shuffles onto it may hold the discard pile and what hands and
+        # equipped slots may lose to it in the same command; offered for the next card when the
+        # deck is spent, else for those after the Anchor when a command can go past it
+        reshuffled = sorted(set(s.discard) | {c for x in s.seats for c in [*x.hand, x.equipped] if c})
+        spent = not s.deck and s.deck_top is None
+        assert (host["nameable"]["play_deck"] == reshuffled) == spent or not reshuffled
+        if "play_deck_after_anchor" in host["nameable"]:
+            assert host["nameable"]["play_deck_after_anchor"] == reshuffled and not spent
     for viewer in (*range(len(s.seats) if hasattr(s, "seats") else len(s.players)), None):
         seen = rs.view(s, viewer)
         assert "pools" not in seen and "nameable" not in seen

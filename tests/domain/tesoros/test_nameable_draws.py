@@ -55,17 +55,25 @@ def test_no_command_takes_more_cards_than_the_listing_allows_for():
 
 
 @pytest.mark.parametrize("left", [0, 1, 2])
-def test_the_discard_pile_is_offered_when_a_command_can_reach_the_anchor(left):
+def test_the_reshuffled_pile_is_offered_for_the_cards_a_command_takes_after_the_anchor(left):
+    """The next card comes off the deck while it has one; with one left, a command that takes
+    two goes on past the Anchor: `play_deck_after_anchor` lists what the pile may hold then, the
+    discard pile and what hands and equipped slots may lose to it first."""
     events = R.setup(NAMES[:2], {}, None, ServerChance(seed_for(1), 0), None)
     s = R.initial_state()
     for e in events:
         s = R.evolve(s, e)
     s = s.clone()
     s.discard, s.deck = s.deck[left:], s.deck[:left]
-    nameable = R.view(s, ARBITER)["nameable"]["play_deck"]
-    if left < MOST_CARDS_A_COMMAND_TAKES:
-        held = [c for x in s.seats for c in x.hand + ([x.equipped] if x.equipped else [])]
-        assert held and nameable == sorted(s.deck + s.discard + held)
+    host = R.view(s, ARBITER)
+    held = [c for x in s.seats for c in x.hand + ([x.equipped] if x.equipped else [])]
+    assert held and s.discard
+    if left == 0:   # the Anchor comes first
+        assert host["nameable"]["play_deck"] == sorted(s.discard + held)
     else:
-        assert nameable == sorted(s.deck)
-    assert R.view(s, ARBITER)["pools"]["play_deck"] == {c: 1 for c in sorted(s.deck)}  # the pile is face up, no pool
+        assert host["nameable"]["play_deck"] == sorted(s.deck)
+    if 0 < left < MOST_CARDS_A_COMMAND_TAKES:
+        assert host["nameable"]["play_deck_after_anchor"] == sorted(s.discard + held)
+    else:
+        assert "play_deck_after_anchor" not in host["nameable"]
+    assert host["pools"]["play_deck"] == {c: 1 for c in sorted(s.deck)}  # the pile is face up, no pool
