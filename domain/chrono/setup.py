@@ -451,12 +451,20 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
     s.jobs = [{"kind": "new_round"}]
     d = rules.Draft(s, chance, {"anomaly": t.get("anomaly", [])[1:]} if chance.mode == "table" else {})
     d.start = None
+    def count(cards: int) -> Rejected:
+        return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                        f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "
+                        f"Anomaly resolved without anyone's decision: {cards} card(s) here")
+
     try:
-        rules.finish(d)
+        try:
+            rules.finish(d)
+        except Rejected as r:
+            # the draft counts the cards after setup.anomaly's first: say how many the whole list needs
+            raise count(2 + d.used["anomaly"]) if r.code == "TABLE_OUTCOME_REQUIRED" and r.detail and \
+                "'anomaly'" in r.detail else r from None
         if chance.mode == "table" and len(t["anomaly"]) != 1 + d.used["anomaly"]:
-            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                           f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "
-                           f"Anomaly resolved without anyone's decision: {1 + d.used['anomaly']} card(s) here")
+            raise count(1 + d.used["anomaly"])
     except Rejected as r:
         detail = r.detail if r.detail.startswith("setup") else f"setup.anomaly: {r.detail}"
         raise InvalidCreation(cite([detail], SECTIONS)) from None

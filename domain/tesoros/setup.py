@@ -265,6 +265,12 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
     pool = list(deck)
     while True:
         told = None if supplied is None else supplied[len(revealed):len(revealed) + len(contenders)]
+        if revealed and told is not None and len(told) < min(len(contenders), len(pool)):
+            # TA-5: a tie draws again; count the whole list (the pick would count this round only)
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                           f"setup.draw_off: the draw-off was tied, so the tied Pirates draw again: list "
+                           f"{len(revealed) + len(contenders)} cards: the {len(revealed)} revealed so far, then one "
+                           f"for each of the {len(contenders)} tied Pirates, in seat order")
         got = chance.pick(pool, len(contenders), told, "setup.draw_off")
         if len(got) < len(contenders):
             return contenders[0], revealed  # the deck ran dry: the first contender starts

@@ -138,6 +138,7 @@ def test_the_table_states_the_second_anomaly_only_when_round_1s_needs_nobody():
     with pytest.raises(InvalidCreation) as info:
         Table(anomaly=["AN1", "AN2"])         # Riptide asks each player first: AN2 is not turned up yet
     assert "setup.anomaly" in info.value.problems[0]
-    with pytest.raises(InvalidCreation):
+    with pytest.raises(InvalidCreation) as info:
         Table(anomaly=["AN3"])                # Ash Cloud under Opening needs nobody: the next card shows at once
+    assert "2 card(s) here" in info.value.problems[0]   # the whole list's count, not the draft's
     assert Table(anomaly=["AN1"]).state.anomaly_top == "AN1"

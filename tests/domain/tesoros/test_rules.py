@@ -51,6 +51,15 @@ def test_the_draw_off_highest_die_starts_ties_draw_again_and_the_cards_are_disca
     assert t.state.discard == ["SMOOTH-a", "SAB-1", "SMOOTH-b", "MUT-2a", "FAVOR-a"]
 
 
+@pytest.mark.parametrize("listed", [3, 4])
+def test_a_tied_draw_off_reported_short_says_how_many_cards_the_whole_list_needs(listed):
+    # TA-5: A and C tie on 6 in the first round, so the list holds 3 + 2 cards
+    with pytest.raises(InvalidCreation) as info:
+        Table(names=("A", "B", "C"), options={"first_player": "draw_off"},
+              draw_off=["SMOOTH-a", "SAB-1", "SMOOTH-b", "MUT-2a"][:listed])
+    assert "list 5 cards: the 3 revealed so far, then one for each of the 2 tied Pirates" in info.value.problems[0]
+
+
 # -- the turn -------------------------------------------------------------------------
 
 def test_the_four_phases_come_in_order_and_only_the_active_pirate_acts():
