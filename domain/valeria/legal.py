@@ -196,7 +196,8 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
                                                      "follows the last action",
                                              "description": SOLO_REVEALED}}
         elif cmd["type"] == "roll_dice":
-            out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice", "description": ROLLED}}
+            out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice", "one_of": [1, 2, 3, 4, 5, 6],
+                                         "description": ROLLED}}
         elif _may_reveal(s, cmd):
             out[cmd["type"]] = {"revealed": {"count": "each card or token turned face up by this command, in order "
                                                       "(none when nothing face down is turned up)",

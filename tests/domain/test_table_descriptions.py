@@ -14,6 +14,8 @@ TABLE_FIELDS = {"corsairs-of-valeria": {"faces"}, "league-of-pirates": {"values"
                 "tesoros-del-rey-pirata": {"drawn", "events", "stolen", "maps"},
                 "chrono-corsairs": {"plans", "anomaly", "artifacts", "event_tokens"},
                 "valeria-card-kingdoms": {"dice", "revealed"}, "crimson-seas": {"dice", "revealed"}}
+# Fields that report six-sided dice as numbers (Corsairs' faces and League's skill die are symbols)
+DICE_FIELDS = {"dice", "values"}
 
 
 def undescribed_specs(inputs: dict) -> list[str]:
@@ -49,6 +51,8 @@ def test_every_table_input_of_every_ruleset_says_what_it_carries():
                 assert not undescribed_specs(inputs), (rid, undescribed_specs(inputs), inputs)
                 for fields in inputs.values():
                     seen.setdefault(rid, set()).update(fields)
+                    for name in DICE_FIELDS & set(fields):   # a die's faces, machine-readable
+                        assert all(f in range(1, 7) for f in fields[name]["one_of"]), (rid, name, fields[name])
     assert seen == TABLE_FIELDS
 
 
