@@ -57,11 +57,12 @@ class Draft(kit.Draft):
         if not isinstance(given, list) or self.used >= len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            "This game is played at a table: send in 'revealed' each card or token turned face up "
-                           "by this command, in order.")
+                           f"by this command, in order; {self.used + 1} are needed.")
         self.chance.require_host("revealed")  # TM-1: before the pool is looked at
         card = given[self.used]
         if card not in pool:
-            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, f"'revealed': {card!r} cannot have been turned face up.")
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                           f"'revealed': {card!r} cannot have been turned face up there (item {self.used + 1}).")
         self.used += 1
         return card
 

@@ -549,8 +549,10 @@ def test_taking_a_random_monster_from_a_player_without_its_reward():
     treant = t.seat(1).victory[0]
     build = {"type": "build", "stack": "domain_1"}
     assert "build" in R.table_inputs(t.state, 0)
-    t.rejects(0, {**build, "revealed": ["moonwell"]}, "TABLE_OUTCOME_REQUIRED")   # one opponent: no choice to wait for
-    t.rejects(0, {**build, "revealed": ["moonwell", "lich#1"]}, "TABLE_OUTCOME_INVALID")
+    short = t.rejects(0, {**build, "revealed": ["moonwell"]}, "TABLE_OUTCOME_REQUIRED")  # one opponent: no choice to wait for
+    assert short.detail.endswith("2 are needed.")   # the whole list's count
+    wrong = t.rejects(0, {**build, "revealed": ["moonwell", "lich#1"]}, "TABLE_OUTCOME_INVALID")
+    assert wrong.detail == "'revealed': 'lich#1' cannot have been turned face up there (item 2)."
     events = t.do(0, {**build, "revealed": ["moonwell", treant]})
     assert t.seat(0).victory == [treant] and treant not in t.seat(1).victory
     assert of(events, "MonsterTaken")[0] | {} == {"type": "MonsterTaken", "seat": 0, "from": 1, "card": treant,
