@@ -22,7 +22,10 @@ PICK = {"description": "one pick: an index (choose), a resource (wild), true/fal
                    "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the opponent"},
                                   "card": _(ID, "the Citizen of that opponent's, flipped face down")}}]}
 CHOICE = {"type": "array", "items": PICK, "maxItems": 20, "default": [],
-          "description": "the picks the power asks for, in the order it asks them (legal commands list them)"}
+          "description": "the picks the power asks for, in the order it asks them (legal commands list them). "
+                         "Magpie Roost's random Monster asks for the seat number of the player it is taken from; at "
+                         "a table 'revealed' then names a Monster of that seat's Victory stack (seats[...].victory "
+                         "in the host's view)"}
 # What 'revealed' carries (rules.Draft.reveal is called for each): legal.revealed_description words
 # the same for one game, table_inputs' spec of it.
 _REVEALED = ("table chance only: each card or token this command turns face up, in the order turned; none when "
