@@ -65,8 +65,9 @@ AFTER_PARAMETER = {"in": "query", "name": "after", "required": False,
                    "description": StreamQuerySchema._declared_fields["after"].metadata["description"]}
 LINK_HEADER = {"Link": {"description": 'RFC 8288: the next page, rel="next"', "schema": {"type": "string"}}}
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
-                 "description": "Resume after this version (the 'id' of the last event received)",
-                 "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}}
+                 "description": "Resume after this version (the 'id' of the last event received); empty, as "
+                                "when no event has been received yet, is as if it were not sent (?after applies)",
+                 "schema": {"type": "string", "pattern": "^([0-9]{1,18})?$"}}
 STREAM_ANSWER = {
     "description": "text/event-stream (Server-Sent Events): each stored event after your position as one "
                    "message, 'id: <version>' and 'data: <the event entry as in /events, as JSON>'; a comment "

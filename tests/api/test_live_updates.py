@@ -130,7 +130,9 @@ def test_it_resumes_after_last_event_id_or_after(served):
     last = answered[-1][0]
     resumed = served.stream(game, game["host_token"], **{"Last-Event-ID": "3", "query": "?after=1"})
     by_after = served.stream(game, game["host_token"], query="?after=4")
-    for stream, first in ((resumed, 4), (by_after, 5)):
+    # empty, as the contract allows (no event received yet): as if not sent, ?after applies
+    empty = served.stream(game, game["host_token"], **{"Last-Event-ID": "", "query": "?after=2"})
+    for stream, first in ((resumed, 4), (by_after, 5), (empty, 3)):
         stream.wait_for(lambda s: s.messages and s.messages[-1].id == str(last))
         assert [m.id for m in stream.messages] == [str(v) for v in range(first, last + 1)]
     bad = served.http.get(f"{served.base}/games/{game['id']}/stream",
