@@ -1,7 +1,9 @@
-"""TP-16: the host's `nameable.play_deck` offers the discard pile's cards once the next command
-can reach the Anchor, whose step 2 shuffles the discard pile onto it as the new Play Deck. How
-near the Anchor that is rests on the most cards one command takes off the Play Deck (view.py's
-MOST_CARDS_A_COMMAND_TAKES), which these games count."""
+"""TP-16: the host's `nameable.play_deck` is what the next card off the Play Deck may be, and
+`nameable.play_deck_after_anchor` what the cards after the Anchor may be, when the next command
+can go past it: the Anchor's step 2 shuffles the discard pile (and what hands and equipped slots
+lose to it first) onto it as the new Play Deck. How near the Anchor that is rests on the most
+cards one command takes off the Play Deck (view.py's MOST_CARDS_A_COMMAND_TAKES), which these
+games count."""
 from __future__ import annotations
 
 import random
