@@ -69,7 +69,7 @@ class ServerChance:
                            f"This game rolls on the server; do not send '{field}'.")
         return [faces[self.draw(len(faces))] for _ in range(count)]
 
-    def pick(self, items: Sequence[Any], count: int, supplied: Any, field: str) -> list[Any]:
+    def pick(self, items: Sequence[Any], count: int, supplied: Any, field: str, where: str = "") -> list[Any]:
         """count distinct items drawn blindly, one after another (draw(len) each time)."""
         if supplied is not None:
             raise Rejected("CHANCE_FROM_SERVER", CHANCE_RULE,
@@ -86,6 +86,22 @@ class ServerChance:
             j = self.draw(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+def where_words(chance: Any, words: str) -> str:
+    """What a refusal of a table's report may add about the item it lacks: where that item is
+    taken from, and where the host's view lists the ids it may name. Only the host or a table
+    reads it (TM-1): a seat's report of a draw is refused whatever the pool, so a seat is told
+    nothing of it."""
+    return words if getattr(chance, "reporter", "table") != "seat" else ""
+
+
+def not_there(field: str, item: Any, position: int, where: str, taken: str = "drawn from") -> Rejected:
+    """The refusal of an item a table reported that the pool it came from cannot have held:
+    the field, the item, its place in the field's list, and what it was taken from. Raised
+    only after TableChance.require_host (TM-1)."""
+    return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                    f"'{field}': {item!r} cannot have been {taken} there (item {position}: {where}).")
 
 
 class TableChance:
@@ -120,18 +136,23 @@ class TableChance:
                            f"{', '.join(map(str, sorted(allowed)))}.")
         return list(supplied)
 
-    def pick(self, items: Sequence[Any], count: int, supplied: Any, field: str) -> list[Any]:
-        """The items the table drew; the message never lists what the pool holds."""
+    def pick(self, items: Sequence[Any], count: int, supplied: Any, field: str, where: str = "") -> list[Any]:
+        """The items the table drew; the message never lists what the pool holds. where: what they
+        are drawn from, and where the host's view lists the ids (for the host's refusals only)."""
         self.require_host(field)
         count = min(count, len(items))
         if supplied is None:
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           f"This game is played at a table: send the {count} drawn in '{field}'.")
+                           f"This game is played at a table: send the {count} drawn in '{field}'"
+                           + (f" ({where})" if where else "") + ".")
         pool = list(items)
         if not isinstance(supplied, list) or len(supplied) != count:
-            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, f"'{field}' must list exactly {count} drawn.")
-        for x in supplied:
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, f"'{field}' must list exactly {count} drawn"
+                           + (f" ({where})" if where else "") + ".")
+        for k, x in enumerate(supplied):
             if x not in pool:
+                if where:
+                    raise not_there(field, x, k + 1, where)
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                                f"'{field}': {x!r} cannot have been drawn from there.")
             pool.remove(x)

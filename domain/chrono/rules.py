@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import cast
 
 from .. import kit
-from ..chance import CHANCE_RULE
+from ..chance import CHANCE_RULE, not_there, where_words
 from ..kit import Section
 from ..ruleset import Rejected
 from . import effects as fx
@@ -46,6 +46,7 @@ class Draft(kit.Draft):
         self.used = dict.fromkeys(TABLE_FIELDS, 0)
         self.start: tuple | None = _agenda(state)   # None: the agenda is recorded even if unchanged
         self.turned_up: list[tuple[str, str | None]] | None = None   # probing: (field, deck or back)
+        self.in_game = True   # False while setup plays round 1's start: no view lists a pool yet
 
     def pick(self, pool: list, field: str, note: str | None = None):
         """One item taken blindly from pool: from the server's seed, or as the table says.
@@ -57,13 +58,28 @@ class Draft(kit.Draft):
             return self.chance.pick(sorted(pool), 1, None, field)[0]
         given = self.supplied[field]
         i = self.used[field]
+        where = _where(field, note) if self.in_game else ""
         if not isinstance(given, list) or i >= len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
-                           f"{i + 1} are needed.")
+                           f"{i + 1} are needed" + where_words(self.chance, where and f" (item {i + 1}: {where})") + ".")
+        self.chance.require_host(field)  # TM-1: before the pool is looked at
+        if where and given[i] not in pool:
+            raise not_there(field, given[i], i + 1, where)
         got = self.chance.pick(pool, 1, given[i:i + 1], field)[0]
         self.used[field] += 1
         return got
+
+
+def _where(field: str, note: str | None) -> str:
+    """What a table's item is taken from, and where the host's view lists the ids it may name
+    (view.pools), for a refusal."""
+    if field == "plans":
+        return f"the {note.capitalize() if note else ''} Plan deck: one of nameable.{note}_plans"
+    if field == "event_tokens":
+        return f"a face-down Event token with the {note} back: one of nameable.event_tokens_{str(note).lower()}"
+    return {"anomaly": "the Anomaly deck, below its top: one of nameable.anomalies",
+            "artifacts": "the Artifact deck: one of nameable.artifacts"}[field]
 
 
 def _agenda(s: ChronoState) -> tuple:

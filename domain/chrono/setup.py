@@ -451,6 +451,7 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
     s.jobs = [{"kind": "new_round"}]
     d = rules.Draft(s, chance, {"anomaly": t.get("anomaly", [])[1:]} if chance.mode == "table" else {})
     d.start = None
+    d.in_game = False
     def count(cards: int) -> Rejected:
         return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                         f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "

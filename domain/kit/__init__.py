@@ -333,9 +333,9 @@ class Dealing:
     def __getattr__(self, name: str):
         return getattr(self._chance, name)
 
-    def pick(self, items, count: int, supplied, field: str) -> list:
+    def pick(self, items, count: int, supplied, field: str, where: str = "") -> list:
         try:
-            return self._chance.pick(items, count, supplied, field)
+            return self._chance.pick(items, count, supplied, field, where)
         except Rejected as r:
             self._remember(r)
             return list(items)[:min(count, len(items))]

@@ -303,7 +303,8 @@ def _draw(d: Draft, seat: int, command: dict, n: int, action: str, section: Sect
     if not bag:
         raise Rejected("BAG_EMPTY", section, "Your Homeport Bag is empty.", ruling="LP-A17")
     d.pay(seat, COSTS[action], action, section)   # LP-A13: pay, then draw
-    coins = d.chance.pick(bag, n, command.get("coins"), "coins")
+    coins = d.chance.pick(bag, n, command.get("coins"), "coins",
+                          f"seat {seat}'s Homeport Bag: one of nameable.homeport_bag_{seat}")
     d.emit("CoinsDrawn", seat=seat, action=action, coins=coins, count=len(coins),
            revealed=s.options["reveal_drawn_coins"])
 

@@ -17,7 +17,7 @@ move), then the handler. Sections are kit.Section.
 from __future__ import annotations
 
 from .. import kit
-from ..chance import CHANCE_RULE
+from ..chance import CHANCE_RULE, not_there, where_words
 from ..kit import Section
 from ..ruleset import Rejected
 from .state import TesorosState, evolve
@@ -48,26 +48,45 @@ class Draft(kit.Draft):
         super().__init__(state, chance, evolve)
         self.supplied = {f: command.get(f) for f in TABLE_FIELDS}
         self.used = dict.fromkeys(TABLE_FIELDS, 0)
+        self.spent = state.deck_top is None and not state.deck   # the Anchor comes before any card
+        self.reshuffled = False                                   # the Anchor's reshuffle is behind us
 
-    def pick(self, pool: list, count: int, field: str) -> list:
-        """count items taken blindly from pool: from the server's seed, or as the table says."""
+    def pick(self, pool: list, count: int, field: str, where: str | None = None) -> list:
+        """count items taken blindly from pool: from the server's seed, or as the table says.
+        where: what they are taken from, and where the host's view lists the ids, for a refusal."""
         want = min(count, len(pool))
         if self.chance.mode != "table":
             return self.chance.pick(sorted(pool), want, None, field)
         if want == 0:
             return []
         given = self.supplied[field]
+        i = self.used[field]
+        where = where or self._where(field)
         if not isinstance(given, list):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           f"This game is played at a table: send in '{field}' {TABLE_FIELDS[field]}.")
-        i = self.used[field]
+                           f"This game is played at a table: send in '{field}' {TABLE_FIELDS[field]}"
+                           + where_words(self.chance, f" (item {i + 1}: {where})") + ".")
         if i + want > len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
-                           f"{i + want} are needed.")
+                           f"{i + want} are needed" + where_words(self.chance, f" (item {len(given) + 1}: {where})") + ".")
+        self.chance.require_host(field)  # TM-1: before the pool is looked at
+        left = list(pool)
+        for k, item in enumerate(given[i:i + want]):
+            if item not in left:
+                raise not_there(field, item, i + k + 1, where)
+            left.remove(item)
         got = self.chance.pick(pool, want, given[i:i + want], field)
         self.used[field] += want
         return got
+
+    def _where(self, field: str) -> str:
+        if field == "drawn":
+            if self.reshuffled and not self.spent:
+                return "the Play Deck the Anchor's reshuffle made: one of nameable.play_deck_after_anchor"
+            return "the Play Deck: one of nameable.play_deck"
+        return {"events": "the Event cards under the Anchor: one of nameable.events_under_anchor",
+                "maps": "the bottom of the Map Deck: one of nameable.map_deck"}[field]
 
 
 # -- decide: the opening, the moments and the table's outcomes ---------------------------------
@@ -237,6 +256,7 @@ def anchor(d: Draft, then: dict) -> bool:
         if not run_event(d, event, "anchor", then):
             return False
     d.emit("DiscardReshuffled", count=len(s.discard))  # TA-2 (a): with no Event left, only this
+    d.reshuffled = True
     return True
 
 
@@ -452,7 +472,8 @@ def resolve_attack(d: Draft) -> None:
            defence_value=c["defence"], success=success)
     if success and c["kind"] == "cannons":
         hand = s.seats[c["target"]].hand
-        stolen = d.pick(hand, 2, "stolen")  # TA-11: fewer when the hand holds fewer
+        # TA-11: fewer when the hand holds fewer
+        stolen = d.pick(hand, 2, "stolen", f"seat {c['target']}'s hand: seats[{c['target']}].hand")
         d.emit("CardsStolen", seat=c["attacker"], cards=sorted(stolen), count=len(stolen), **{"from": c["target"]})
     elif success and s.seats[c["target"]].treasures:  # TA-12: a Duel on a Pirate with none wins nothing
         d.emit("TreasureChoiceAwaited", seat=c["attacker"], **{"from": c["target"]})
@@ -651,6 +672,7 @@ def keep_cards(d: Draft, seat: int, command: dict) -> None:
     event_done(d, sc["event"], "anchor" if from_anchor else "deck")
     if from_anchor:
         d.emit("DiscardReshuffled", count=len(s.discard))
+        d.reshuffled = True
     need_card(d, then)
 
 

@@ -10,7 +10,9 @@ def _(schema: dict, description: str) -> dict:
 
 RESOURCE = {"enum": ["gold", "strength", "magic"]}
 PICK = {"description": "one pick: an index (choose), a resource (wild), true/false (may, exchange), "
-                       "{seat, resource} (take from an opponent) or a Center stack (take a card, banish)",
+                       "{seat, resource} (take from an opponent), a Center stack (take a card, banish) or a seat "
+                       "number (a random Monster taken from that seat); the view's pending_rewards[].asks says "
+                       "what each pick of a waiting reward is",
         "anyOf": [{"type": "integer", "minimum": 0, "maximum": 5}, {"type": "boolean"},
                   {"type": "string", "maxLength": 41},
                   {"type": "object", "additionalProperties": False, "required": ["seat", "resource"],

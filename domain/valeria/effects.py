@@ -303,6 +303,36 @@ _NODES = {"gain": _gain, "wild": _wild, "all": _all, "choose": _choose, "may": _
           "take_monster": _take_monster, "action": _action, "offer_exekratys": _offer_exekratys}
 
 
+# What one pick of a 'resolve' command's choice is, for each kind of node that asks for one: the
+# view shows them beside each pending reward (asks()), so a client can say what it is offering.
+PICK_WORDS = {
+    "wild": "a resource: gold, strength or magic",
+    "may": "true to use the power, false not to",
+    "exchange": "true to make the exchange, false not to",
+    "take_from": "{seat, resource}: the opponent taken from and the resource (solo: the resource, from the Bank)",
+    "take_card": "the Center stack whose top card is taken",
+    "banish": "the Center stack whose top card is banished",
+    "take_island": "the slot of the island taken from (0 first)",
+    "flip": "{seat, card}: the opponent's Citizen turned face down",
+    "return_card": "the card of yours returned to its stack",
+    "take_monster": "the seat number of the opponent a random Monster is taken from (solo: no pick)",
+    "offer_exekratys": "the resource offered to Exekratys",
+}
+
+
+def asks(effect: dict) -> list[str]:
+    """What each pick of the choice resolving this effect is, in the order asked (a node that
+    finds nothing to pick is skipped when resolved: legal commands list the exact choices)."""
+    (kind, arg), = effect.items()
+    if kind == "all":
+        return [words for e in arg for words in asks(e)]
+    if kind == "choose":
+        return ["the index of the option chosen (0 first), then that option's own picks"]
+    if kind in ("may", "exchange"):
+        return [PICK_WORDS[kind]] + (asks(arg) if kind == "may" else [])
+    return [PICK_WORDS[kind]] if kind in PICK_WORDS else []
+
+
 def _plus(purse: dict, got: dict) -> dict:
     out = dict(purse)
     for r, n in got.items():

@@ -16,7 +16,7 @@ import json
 from typing import TypeGuard
 
 from .. import kit
-from ..chance import CHANCE_RULE
+from ..chance import CHANCE_RULE, not_there, where_words
 from ..kit import Section
 from ..ruleset import Rejected
 from . import solo
@@ -47,22 +47,24 @@ class Draft(kit.Draft):
         self.revealed = command.get("revealed")
         self.used = 0
 
-    def reveal(self, pool: list | None = None) -> str:
+    def reveal(self, pool: list | None = None, where: str = "a face-down Domain: one of nameable.domains") -> str:
         """A face-down card or token turned face up (a Domain, a Monster Event, a Goods or Tome
-        from its supply, a Noble): from the server's seed, or as the table says."""
+        from its supply, a Noble): from the server's seed, or as the table says. where: what it
+        is turned up from, and where the host's view lists the ids it may be, for a refusal."""
         pool = self.s.domain_pool if pool is None else pool
         if self.chance.mode != "table":
             return self.chance.pick(pool, 1, None, "revealed")[0]
         given = self.revealed
+        item = self.used + 1
         if not isinstance(given, list) or self.used >= len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            "This game is played at a table: send in 'revealed' each card or token turned face up "
-                           f"by this command, in order; {self.used + 1} are needed.")
+                           f"by this command, in order; {item} are needed"
+                           + where_words(self.chance, f" (item {item}: {where})") + ".")
         self.chance.require_host("revealed")  # TM-1: before the pool is looked at
         card = given[self.used]
         if card not in pool:
-            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                           f"'revealed': {card!r} cannot have been turned face up there (item {self.used + 1}).")
+            raise not_there("revealed", card, item, where, taken="turned face up")
         self.used += 1
         return card
 
@@ -450,7 +452,8 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
         elif op[0] == "return":  # [BR p.19] back on top of its stack, which is no longer exhausted (VP-17)
             d.emit("CardReturned", seat=seat, card=op[1], stack=op[2], source=source)
         elif op[0] == "take_monster":  # [BR p.19] drawn at random (server seed, or named by the table); no reward
-            card = d.reveal(sorted(d.s.seats[op[1]].victory))
+            card = d.reveal(sorted(d.s.seats[op[1]].victory),
+                            f"a Monster drawn at random from seat {op[1]}'s Victory stack: one of seats[{op[1]}].victory")
             d.emit("MonsterTaken", seat=seat, **{"from": op[1]}, card=card, source=source)
         elif op[0] == "grant":
             d.emit("ActionGranted", seat=seat, action=op[1], source=source)
@@ -464,7 +467,8 @@ def _after_taken(d: Draft, stack: str) -> None:
     (VA-B2: none left, the position is exhausted all the same; VA-B6: whenever it empties)."""
     s = d.s
     if stack in s.domains and s.domains[stack]["down"] > 0:
-        d.emit("DomainRevealed", stack=stack, card=d.reveal())
+        d.emit("DomainRevealed", stack=stack, card=d.reveal(where=f"the Domain turned face up on {stack}: one of "
+                                                                   "nameable.domains"))
         return
     if stack in s.citizens and s.top(stack) == FACE_DOWN:
         # [BR p.18] a face-down Citizen is revealed once the Citizen above it is taken (VP-40)
@@ -474,7 +478,7 @@ def _after_taken(d: Draft, stack: str) -> None:
         return
     if s.events_on_top > 0:
         # [CS Action Phase] the top card of the Exhausted stack is a Monster Event: face up, it may be slain
-        ev = d.reveal(s.event_pool)
+        ev = d.reveal(s.event_pool, f"the Monster Event turned face up on {stack}: one of nameable.monster_events")
         d.emit("EventRevealed", stack=stack, card=ev)
         on_reveal = s.card(ev).get("on_reveal")
         if on_reveal:  # VA-19: the active player carries it out
@@ -490,12 +494,18 @@ def _reveal_citizen(d: Draft, stack: str) -> str:
     if d.chance.mode != "table":
         return d.reveal(pool)
     lowest = lowest_copies(pool)
-    got = d.reveal(sorted(set(lowest) | set(pool)))
+    got = d.reveal(sorted(set(lowest) | set(pool)),
+                   f"the Citizen turned face up on {stack}, by its type: one of nameable.{stack}")
     return lowest.get(got, got)
 
 
 def _slots(s: ValeriaState, island: str) -> list:
     return s.araby if island == "araby" else s.nae if island == "nae_aerie" else s.amarynth
+
+
+REFILLS = {"araby": "a Goods token refilling Araby: one of nameable.goods_supply",
+           "nae_aerie": "a Tome token refilling Nae Aerie: one of nameable.tome_supply",
+           "amarynth": "a Noble card refilling Amarynth: one of nameable.noble_deck"}
 
 
 def _refresh(d: Draft, island: str) -> None:
@@ -510,9 +520,10 @@ def _refresh(d: Draft, island: str) -> None:
     else:
         new = list(slots)
     pool, drawn = list(supply), []
+    where = REFILLS[island]
     for i, x in enumerate(new):
         if x is None and pool:
-            got = d.reveal(pool)
+            got = d.reveal(pool, where)
             pool.remove(got)
             new[i] = got
             drawn.append(got)

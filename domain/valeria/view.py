@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .. import kit
 from ..ruleset import ARBITER
+from .effects import asks
 from .rules import moment, points, to_move
 from .solo import columns
 from .state import FACE_DOWN, MIXED, SoloState, ValeriaState
@@ -60,7 +61,7 @@ def view(s: ValeriaState, viewer) -> dict:
         "values": None if s.dice is None else [s.dice[0], s.dice[1], sum(s.dice)],
         "domains_used_this_roll": list(s.changers_used),
         "harvest": [dict(i) for i in s.items],
-        "pending_rewards": [dict(p) for p in s.pending],
+        "pending_rewards": [{**p, "asks": asks(p["effect"])} for p in s.pending],
         "actions_left": s.actions_left,
         "granted_actions": list(s.granted),          # [BR p.15] additional actions to take now (VP-15)
         "monster_stacks": {k: list(v) for k, v in s.monsters.items()},

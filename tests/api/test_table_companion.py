@@ -60,8 +60,8 @@ class Recording(ServerChance):
     def roll(self, count, faces, supplied, field):
         return self._note(field, super().roll(count, faces, supplied, field))
 
-    def pick(self, items, count, supplied, field):
-        return self._note(field, super().pick(items, count, supplied, field))
+    def pick(self, items, count, supplied, field, where=""):
+        return self._note(field, super().pick(items, count, supplied, field, where))
 
 
 def _described(spec: dict) -> bool:

@@ -260,3 +260,24 @@ def test_the_view_shows_the_colour_bonus_of_the_captain_now_aboard():
     t.do(0, {"type": "place_coin", "coin": yellow_captain, "slot": "captain"})
     seat = R.view(t.state, 1)["seats"][0]
     assert seat["league"] == "red" and seat["bonus_color"] == t.state.coins[yellow_captain]["color"]
+
+
+def test_a_coin_not_in_the_bag_is_refused_naming_the_bag_the_host_view_lists():
+    """Issue 17, item 4: a table's refused report says which item, what it is drawn from and
+    where the host's view lists the coins it may name (nameable.homeport_bag_N)."""
+    import pytest
+
+    from domain.chance import TableChance
+    from domain.ruleset import ARBITER, Rejected
+    t = Table()
+    t.win_challenge(0)
+    other = t.state.seats[1].bag[0]
+    wrong = t.rejects(0, {"type": "press_gang", "coins": [other]}, "TABLE_OUTCOME_INVALID")
+    assert wrong.detail == (f"'coins': {other!r} cannot have been drawn from there "
+                            "(item 1: seat 0's Homeport Bag: one of nameable.homeport_bag_0).")
+    assert other not in R.view(t.state, ARBITER)["nameable"]["homeport_bag_0"]
+    missing = t.rejects(0, {"type": "press_gang"}, "TABLE_OUTCOME_REQUIRED")
+    assert missing.detail.endswith("send the 1 drawn in 'coins' (seat 0's Homeport Bag: one of nameable.homeport_bag_0).")
+    with pytest.raises(Rejected) as seats:     # a seat's token: refused before the bag is looked at (TM-1)
+        R.decide(t.state, 0, {"type": "press_gang", "coins": [other]}, TableChance("seat"))
+    assert seats.value.code == "TABLE_OUTCOME_FROM_HOST" and "Homeport" not in seats.value.detail

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.chance import TableChance
-from domain.ruleset import InvalidCreation
+from domain.ruleset import InvalidCreation, Rejected
 from domain.valeria import RULESET as R
 from tests.domain.valeria.table import Table, of
 
@@ -550,14 +550,38 @@ def test_taking_a_random_monster_from_a_player_without_its_reward():
     build = {"type": "build", "stack": "domain_1"}
     assert "build" in R.table_inputs(t.state, 0)
     short = t.rejects(0, {**build, "revealed": ["moonwell"]}, "TABLE_OUTCOME_REQUIRED")  # one opponent: no choice to wait for
-    assert short.detail.endswith("2 are needed.")   # the whole list's count
+    # the whole list's count, and what the missing item is turned up from: where the host's view lists it
+    assert short.detail.endswith("2 are needed (item 2: a Monster drawn at random from seat 1's Victory stack: "
+                                 "one of seats[1].victory).")
     wrong = t.rejects(0, {**build, "revealed": ["moonwell", "lich#1"]}, "TABLE_OUTCOME_INVALID")
-    assert wrong.detail == "'revealed': 'lich#1' cannot have been turned face up there (item 2)."
+    assert wrong.detail == ("'revealed': 'lich#1' cannot have been turned face up there (item 2: a Monster drawn at "
+                            "random from seat 1's Victory stack: one of seats[1].victory).")
+    first = t.rejects(0, build, "TABLE_OUTCOME_REQUIRED")
+    assert first.detail.endswith("1 are needed (item 1: the Domain turned face up on domain_1: one of nameable.domains).")
+    with pytest.raises(Rejected) as seats:   # a seat's token is told nothing of the pool (TM-1)
+        R.decide(t.state, 0, build, TableChance("seat"))
+    assert seats.value.detail.endswith("in order; 1 are needed.")
     events = t.do(0, {**build, "revealed": ["moonwell", treant]})
     assert t.seat(0).victory == [treant] and treant not in t.seat(1).victory
     assert of(events, "MonsterTaken")[0] | {} == {"type": "MonsterTaken", "seat": 0, "from": 1, "card": treant,
                                                    "source": "magpie_roost"}
     assert not of(events, "Gained")                                  # no reward
+
+
+def test_a_pending_reward_says_what_each_pick_of_its_choice_is():
+    """Magpie Roost with two opponents waits for the choice: the seat the Monster is taken from.
+    The view says so beside the reward, as legal commands offer [1] and [2] (issue 17, item 4)."""
+    from domain.valeria.effects import CHOICE_NODES, PICK_WORDS
+    t = Table(up=["magpie_roost", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"], players=3)
+    t.give(1, "treant").give(2, "goblin").give(0, "thief")
+    t.to_actions()
+    t.purse(0, gold=6)
+    t.do(0, {"type": "build", "stack": "domain_1", "revealed": ["moonwell"]})
+    assert [c["choice"] for c in R.legal_commands(t.state, 0)] == [[1], [2]]
+    for viewer in (0, 1, "arbiter"):
+        (pending,) = R.view(t.state, viewer)["pending_rewards"]
+        assert pending["asks"] == ["the seat number of the opponent a random Monster is taken from (solo: no pick)"]
+    assert set(CHOICE_NODES) - set(PICK_WORDS) == {"choose"}    # 'choose' is worded where it is met
 
 
 def test_a_die_change_cost_may_be_paid_with_a_tome():

@@ -1,0 +1,78 @@
+"""A table's report refused says which item and what it is taken from, and where the host's view
+lists the ids it may name (issue 17, item 4): 'drawn' off the Play Deck or the pile the Anchor
+shuffles onto it (TP-16), the Events under the Anchor, the Map Deck, the defender's hand. A seat's
+token is told nothing of the pool (TM-1)."""
+from __future__ import annotations
+
+import pytest
+
+from domain.chance import TableChance
+from domain.ruleset import Rejected
+from domain.tesoros import RULESET as R
+from domain.tesoros.rules import Draft
+from tests.domain.tesoros.table import Table
+
+PLAY_DECK = "the Play Deck: one of nameable.play_deck"
+
+
+def test_a_card_not_in_the_play_deck_is_refused_naming_the_item_and_the_pile():
+    t = Table()
+    in_a_hand = t.p("Diego").hand[0]
+    wrong = t.rejects("Ana", {"type": "draw_card", "drawn": [in_a_hand]}, "TABLE_OUTCOME_INVALID")
+    assert wrong.detail == f"'drawn': {in_a_hand!r} cannot have been drawn from there (item 1: {PLAY_DECK})."
+    assert in_a_hand not in R.view(t.state, "arbiter")["nameable"]["play_deck"]
+
+
+def test_a_missing_card_is_asked_for_with_its_pile():
+    t = Table()
+    missing = t.rejects("Ana", {"type": "draw_card"}, "TABLE_OUTCOME_REQUIRED")
+    assert missing.detail == ("This game is played at a table: send in 'drawn' every card taken off the Play Deck, "
+                              f"in order (item 1: {PLAY_DECK}).")
+    short = t.rejects("Ana", {"type": "draw_card", "drawn": []}, "TABLE_OUTCOME_REQUIRED")
+    assert short.detail.endswith(f"1 are needed (item 1: {PLAY_DECK}).")
+
+
+def test_a_seats_token_is_told_nothing_of_the_pile():
+    t = Table()
+    with pytest.raises(Rejected) as missing:
+        R.decide(t.state, 0, {"type": "draw_card"}, TableChance("seat"))
+    assert missing.value.detail == ("This game is played at a table: send in 'drawn' every card taken off the "
+                                    "Play Deck, in order.")
+    with pytest.raises(Rejected) as told:   # refused before the pool is looked at
+        R.decide(t.state, 0, {"type": "draw_card", "drawn": [t.p("Diego").hand[0]]}, TableChance("seat"))
+    assert told.value.code == "TABLE_OUTCOME_FROM_HOST"
+
+
+def test_once_the_play_deck_is_spent_the_card_after_the_anchor_is_named_from_the_play_deck_listing():
+    t = Table()
+    t.state.discard, t.state.deck = t.state.deck, []
+    t.state.events_left = []
+    not_discarded = t.p("Diego").hand[0]
+    t.give("Ana", not_discarded)        # held by the drawing Pirate: no command of hers discards it first
+    wrong = t.rejects("Ana", {"type": "draw_card", "drawn": ["no-such-card"]}, "TABLE_OUTCOME_INVALID")
+    assert wrong.detail == f"'drawn': 'no-such-card' cannot have been drawn from there (item 1: {PLAY_DECK})."
+
+
+def test_the_cards_after_the_anchor_in_the_same_command_are_named_from_their_own_listing():
+    """With cards left when the command began, the ones after the Anchor's reshuffle are
+    nameable.play_deck_after_anchor's (TP-16); the words follow the draft's reshuffle."""
+    t = Table()
+    d = Draft(t.state, TableChance(), {"type": "draw_card", "drawn": [t.state.deck[0], "no-such-card"]})
+    assert d.pick(t.state.deck, 1, "drawn") == [t.state.deck[0]]
+    d.reshuffled = True
+    with pytest.raises(Rejected) as wrong:
+        d.pick(t.state.discard or ["CP-2"], 1, "drawn")
+    assert wrong.value.detail == ("'drawn': 'no-such-card' cannot have been drawn from there (item 2: the Play Deck "
+                                  "the Anchor's reshuffle made: one of nameable.play_deck_after_anchor).")
+
+
+def test_the_map_deck_and_the_events_under_the_anchor_are_named():
+    t = Table()
+    d = Draft(t.state, TableChance(), {"type": "draw_card", "maps": ["MAP-nowhere"], "events": []})
+    with pytest.raises(Rejected) as maps:
+        d.pick(t.state.map_deck, 1, "maps")
+    assert maps.value.detail.endswith("(item 1: the bottom of the Map Deck: one of nameable.map_deck).")
+    with pytest.raises(Rejected) as events:
+        d.pick(["EV-1"], 1, "events")
+    assert events.value.detail.endswith("1 are needed (item 1: the Event cards under the Anchor: one of "
+                                        "nameable.events_under_anchor).")
