@@ -62,7 +62,8 @@ TABLE_SETUP_SCHEMA = {
                         "description": "the back of the face-down Event token on each spot, in the board's "
                                        "resolution order"},
         "flag": {"type": "array", "items": {"type": "integer"}, "maxItems": 5,
-                 "description": "with initial_flag_order random: seats, highest Flag first"},
+                 "description": "with initial_flag_order random: the seats, highest Flag first; with seat_order "
+                                "nothing is drawn: leave it out, or send [] or the seats in order"},
         "anomaly": {"type": "array", "items": TILE_ID, "minItems": 1, "maxItems": 2,
                     "description": "the top card of the Anomaly deck, then the one turned up after it if round 1's "
                                    "anomaly needs nobody"},
@@ -356,8 +357,9 @@ def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None,
     problems = _schema_problems(_table_validator, t, "setup")
     if problems:
         return problems
-    if opts["initial_flag_order"] == "seat_order" and "flag" in t:
-        problems.append("setup.flag: not used with seat_order")
+    if opts["initial_flag_order"] == "seat_order" and not _seat_order_told(t, n):
+        problems.append("setup.flag: with seat_order the Flags go in seat order; leave it out (or send [] or the "
+                        "seats in order)")
     elif opts["initial_flag_order"] == "random" and n is not None and sorted(t.get("flag", [-1])) != list(range(n)):
         problems.append(f"setup.flag: the {n} seats in the order their Flags were drawn, highest first")
     if content is not None:
@@ -417,11 +419,18 @@ def _token_backs(content: dict, chance, t: dict) -> list[str]:
     return [next(x["back"] for x in content["eventTokens"] if x["id"] == i) for i in drawn]
 
 
+def _seat_order_told(t: dict, n: int | None) -> bool:
+    """With seat_order nothing is drawn: a table may leave 'flag' out, send it empty (as a client
+    filling every field with its default does), or send the seat order itself."""
+    return t.get("flag", []) in ([], list(range(n or 0)))
+
+
 def _flag_order(opts: dict, n: int, chance, t: dict) -> list[int]:
     """CA-7: the first round's Flag order is random (or seat order, as a house rule)."""
     if opts["initial_flag_order"] == "seat_order":
-        if "flag" in t:
-            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, "setup.flag: not used with seat_order")
+        if not _seat_order_told(t, n):
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, "setup.flag: with seat_order the Flags go in seat "
+                                                                "order; leave it out (or send [] or the seats in order)")
         return list(range(n))
     return chance.shuffle(list(range(n)), t.get("flag"), "setup.flag")
 
@@ -452,6 +461,7 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
     d = rules.Draft(s, chance, {"anomaly": t.get("anomaly", [])[1:]} if chance.mode == "table" else {})
     d.start = None
     d.in_game = False
+
     def count(cards: int) -> Rejected:
         return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                         f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "

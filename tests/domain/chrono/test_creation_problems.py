@@ -83,7 +83,12 @@ def test_a_table_flag_order_is_checked_against_the_option_and_the_seats():
     assert problems(chance=TableChance(), table_setup=wrong) == \
         ["setup.flag: the 3 seats in the order their Flags were drawn, highest first [Gameplay in Detail] (CA-7)"]
     assert problems(options={"initial_flag_order": "seat_order"}, chance=TableChance(), table_setup=wrong) == \
-        ["setup.flag: not used with seat_order [Gameplay in Detail] (CA-7)"]
+        ["setup.flag: with seat_order the Flags go in seat order; leave it out (or send [] or the seats in order) "
+         "[Gameplay in Detail] (CA-7)"]
+    for told in ({}, {"flag": []}, {"flag": [0, 1, 2]}):    # nothing drawn: left out, empty or the seat order
+        layout = {k: v for k, v in LAYOUT.items() if k != "flag"} | told
+        events = created(options={"initial_flag_order": "seat_order"}, chance=TableChance(), table_setup=layout)
+        assert [e["flag"] for e in events if "flag" in e] == [[0, 1, 2]], told
 
 
 @pytest.mark.parametrize("players", [2, 3])
