@@ -54,7 +54,10 @@ TABLE_SETUP_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "captains": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 5,
-                     "description": "captain id for each seat, in seat order"},
+                     "description": "the captain id dealt to each seat, in seat order, all different: each one of "
+                                    "default_content.captains (GET /rulesets/corsairs-of-valeria) whose 'enabled' "
+                                    "is not false; CAPTAIN_11, whose card the rulebook does not print, is never "
+                                    "dealt (CV-A3)"},
         "track": {"type": "array", "minItems": 3, "maxItems": 3,
                   "items": {"type": "object", "required": ["tile", "side"], "additionalProperties": False,
                             "properties": {"tile": {"type": "string", "maxLength": 20,

@@ -102,3 +102,15 @@ def test_captains_dealt_at_a_table_are_not_held_against_the_house_rules():
     setup = {"captains": ["WILLEM", "LUTHOR"], "track": [{"tile": f"T{i}", "side": "A"} for i in (1, 2, 3)]}
     assert created(options={"hook_max_uses": 2}, chance=TableChance(), table_setup=setup)[1]["captains"] == \
         ["WILLEM", "LUTHOR"]
+
+
+def test_the_11th_captain_is_never_dealt_at_a_table_and_the_table_setup_says_so():
+    """CV-A3: CAPTAIN_11 is in the content, disabled: a table reporting it is refused, the refusal
+    naming the captains it may report, and the table setup's field description says which."""
+    setup = {"captains": ["WILLEM", "CAPTAIN_11"], "track": [{"tile": f"T{i}", "side": "A"} for i in (1, 2, 3)]}
+    (found,) = problems(chance=TableChance(), table_setup=setup)
+    enabled = [c["id"] for c in R.default_content["captains"] if c.get("enabled", True)]
+    assert len(enabled) == 10 and "CAPTAIN_11" not in enabled
+    assert found.startswith(f"setup.captains: one distinct captain for each of the 2 seats, from {enabled}")
+    described = R.table_setup_schema["properties"]["captains"]["description"]
+    assert "'enabled'" in described and "CAPTAIN_11" in described and "CV-A3" in described
