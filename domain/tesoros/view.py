@@ -6,7 +6,9 @@ A card drawn from the deck, the cards stolen by Fire Cannons and the card taken 
 are seen by the two Pirates concerned; Mutiny shows the target's hand to the attacker only;
 Rumors shows every hand to all. Everything shown and discarded (die values, Treason,
 Protection, claims, hand-limit and Scurvy discards) is public (TA-37), as are the equipped
-cards, the Treasures, the revealed Maps and the Ships.
+cards, the Treasures, the revealed Maps and the Ships. With the pact of the waves, which Event
+cards are in play (and which were left out) is nobody's but the arbiter's, only how many
+(TP-17); each is public once turned up.
 """
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def view(s: TesorosState, viewer) -> dict:
         "events_under_anchor": len(s.events_left),
         "face_up_event": s.face_up_event,
         "event_discard": list(s.event_discard),
-        "events_out_of_game": list(s.events_out),
+        "events_out_of_game_count": len(s.events_out),   # TP-17: which ones is the arbiter's
         "map_deck_count": len(s.map_deck),
         "open_maps": [{**s.maps[m], "token": s.maps[m]["island"]} for m in s.open_maps],
         "sudden_death": s.sudden_death,
@@ -73,6 +75,7 @@ def view(s: TesorosState, viewer) -> dict:
         "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
     }
     if viewer == ARBITER:
+        out["events_out_of_game"] = list(s.events_out)
         out.update(pools(s))
     return out
 
@@ -145,6 +148,11 @@ def redact(event: dict, viewer) -> dict:
         who, hidden = PRIVATE[t]
         if not _sees(viewer, *who(event)):
             return {k: v for k, v in event.items() if k not in hidden}
+    if t == "EventsPlacedUnderAnchor" and viewer != ARBITER and event["out_of_game"]:
+        # TP-17: with the pact of the waves, which Events are in play is nobody's: only how many
+        return {**event, "events": len(event["events"]), "out_of_game": len(event["out_of_game"])}
+    if t == "EventsShuffledIntoDeck" and viewer != ARBITER:   # into the face-down Play Deck (TP-17)
+        return {**event, "events": len(event["events"])}
     if t == "ScurvyBegan" and viewer != ARBITER:
         return {k: v for k, v in event.items() if k != "then"}
     return event

@@ -259,3 +259,22 @@ def test_the_spectator_comparison_has_teeth_too():
                 leaks.assert_same_for(_SpectatorSeesAll(R), state, other, seat, [], "server", seeds=leaks.SEEDS[:1])
             caught += 1
     assert caught >= 4
+
+
+def test_with_the_pact_of_the_waves_a_dry_run_imagines_which_events_are_in_play():
+    """TP-17: the Events not yet turned up are re-dealt between the Anchor (or, with Chaos, the
+    Play Deck) and those left out, in the same counts; a twin with other Events in play imagines
+    the same; the Pirate's view is unchanged."""
+    for options in ({}, {"chaos_on_the_high_seas": True}):
+        games = [Table(names=("A", "B", "C"), options={"pact_of_the_waves": 3, **options}, events=events)
+                 for events in (["damned_lighthouse", "scurvy", "storm"], ["outrage", "rumors", "storm"])]
+        state = games[0].state
+        dealt = [redeal(state, 1, ServerChance(seed, 3)) for seed in leaks.SEEDS]
+        for d in dealt:
+            assert R.view(d, 1) == R.view(state, 1)
+            assert len(d.events_out) == 2 and sorted(d.events_left + d.events_out + [
+                c for c in d.deck if c in d.events]) == sorted(e["id"] for e in R.default_content["events"])
+            assert not any(c in d.events for x in d.seats for c in x.hand)   # Events never land in a hand
+        assert len({tuple(d.events_out) for d in dealt}) > 1, options
+        assert R.dump_state(redeal(games[1].state, 1, ServerChance(leaks.SEEDS[0], 3))) == \
+            R.dump_state(dealt[0])

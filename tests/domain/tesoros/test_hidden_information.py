@@ -110,3 +110,32 @@ def test_without_redaction_the_re_deal_shows():
 
     play_both(leaky_events)
     play_both(leaky_view)
+
+
+def _pact(events, **options):
+    return Table(names=("A", "B", "C"), hands=[A, B, C_ONE], options={"pact_of_the_waves": 3, **options},
+                 events=events)
+
+
+def test_with_the_pact_of_the_waves_which_events_are_in_play_is_nobodys():
+    """TP-17: the pact leaves some Event cards out, face down; which ones are in play is seen by
+    no seat and no spectator (only how many), under the Anchor or, with Chaos, in the Play Deck.
+    The arbiter (the table's device) sees them."""
+    for options in ({}, {"chaos_on_the_high_seas": True}):
+        one = _pact(["damned_lighthouse", "scurvy", "storm"], **options)
+        other = _pact(["outrage", "rumors", "storm"], **options)
+        for t in (one, other):
+            t.do("A", {"type": "draw_card", "drawn": ["SAB-2"]})
+        for seat in (0, 1, 2, None):
+            assert seen_by(one, seat) == seen_by(other, seat), (options, seat)
+        assert R.view(one.state, "arbiter") != R.view(other.state, "arbiter")
+        assert R.view(one.state, 0)["events_out_of_game_count"] == 2
+        assert R.view(one.state, "arbiter")["events_out_of_game"] == ["outrage", "rumors"]
+        # the teeth: unredacted, the setup's events tell the two games apart
+        assert seen_by(one, 1, redact=lambda e, v: e) != seen_by(other, 1, redact=lambda e, v: e)
+
+
+def test_with_every_event_in_play_the_list_under_the_anchor_stays_public():
+    t = Table(names=("A", "B", "C"), hands=[A, B, C_ONE])
+    (placed,) = [R.redact(e, 1) for e in t.events if e["type"] == "EventsPlacedUnderAnchor"]
+    assert placed["events"] == sorted(e["id"] for e in R.default_content["events"]) and placed["out_of_game"] == []
