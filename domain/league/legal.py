@@ -123,8 +123,10 @@ def table_inputs(s: LeagueState, seat: int) -> dict:
     if s.chance_mode != "table" or seat not in to_move(s):
         return {}
     if s.phase == "challenge":
+        throws = [c for c in legal_commands(s, seat) if c["type"] == "throw_dice"]
         return {"throw_dice": {"values": {"count": "one for each die not kept, in position order",
-                                          "one_of": list(range(1, 7)), "description": THROWN}}}
+                                          "one_of": list(range(1, 7)), "description": THROWN,
+                                          "by_command": [{"command": c, "count": 5 - len(c["keep"])} for c in throws]}}}
     if s.phase == "action":
         n = len(s.seats[seat].bag)
         return {"press_gang": {"coins": {"count": min(1, n), "from": "your Homeport Bag", "description": PULLED_ONE}},

@@ -92,6 +92,10 @@ def step(game, ruleset, rng: random.Random, choose=None) -> None:
         chance = Recording(hashlib.sha256(b"%d" % rng.randrange(10**9)).hexdigest(), 0)
         ruleset.decide(state, seat, command, chance)
         told = chance.told
+        for field, spec in ruleset.table_inputs(state, seat).get(command["type"], {}).items():
+            if "by_command" in spec:   # the count announced for this very command is what it takes
+                (row,) = [r for r in spec["by_command"] if r["command"] == command]
+                assert row["count"] == len(told.get(field, [])), (command, row, told)
     host = game.get("", game.host).get_json()["state"]
     nameable = {x for ids in host["nameable"].values() for x in ids}
     in_sight = {x for s in host.get("seats", []) for x in s.get("hand", []) + s.get("victory", [])}

@@ -28,8 +28,8 @@ def undescribed_specs(inputs: dict) -> list[str]:
         for key, part in spec.items():
             if isinstance(part, dict) and ("count" in part or "one_of" in part):
                 walk(f"{where}.{key}", part)
-        for row in spec.get("by_command", []):   # Chrono: the spec of each command that needs some
-            if not isinstance(row.get("description"), str):
+        for row in spec.get("by_command", []):   # each command's own spec, or its count under this one's
+            if not isinstance(row.get("description", spec.get("description")), str):
                 out.append(f"{where}.by_command")
 
     for kind, fields in inputs.items():

@@ -141,3 +141,18 @@ def test_one_map_moves_one_space_even_within_reach_of_skull_island():
     t.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}] * 2}, "WRONG_NUMBER_OF_STEPS")
     t.do("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}]})
     assert t.player("Kira").position == "3.3"
+
+
+def test_a_table_learns_how_many_faces_each_reroll_takes():
+    """Issue 17, item 4: the count of 'faces' depends on the dice picked up; table_inputs lists
+    each legal re-roll with its count, and the rules take exactly that many."""
+    from domain.corsairs import RULESET as R
+    t = Table()
+    t.roll("Kira", ["SKULL", "SKULL", "CANNON", "SILVER", "MAP"], lock=False)
+    spec = R.table_inputs(t.state, 0)["reroll_dice"]["faces"]
+    rows = spec["by_command"]
+    assert [r["command"] for r in rows] == [c for c in R.legal_commands(t.state, 0) if c["type"] == "reroll_dice"]
+    row = next(r for r in rows if r["command"]["dice"] == [0, 1, 2])
+    assert row["count"] == 3
+    t.rejects("Kira", {**row["command"], "faces": ["MAP", "MAP"]}, "TABLE_OUTCOME_INVALID")
+    t.do("Kira", {**row["command"], "faces": ["MAP", "MAP", "GROG"]})

@@ -281,3 +281,18 @@ def test_a_coin_not_in_the_bag_is_refused_naming_the_bag_the_host_view_lists():
     with pytest.raises(Rejected) as seats:     # a seat's token: refused before the bag is looked at (TM-1)
         R.decide(t.state, 0, {"type": "press_gang", "coins": [other]}, TableChance("seat"))
     assert seats.value.code == "TABLE_OUTCOME_FROM_HOST" and "Homeport" not in seats.value.detail
+
+
+def test_a_table_learns_how_many_values_each_throw_takes():
+    """Issue 17, item 4: the dice thrown are those not kept; table_inputs lists each legal throw
+    with its count, and the rules take exactly that many."""
+    t = Table()
+    first = R.table_inputs(t.state, 0)["throw_dice"]["values"]["by_command"]
+    assert first == [{"command": {"type": "throw_dice", "keep": []}, "count": 5}]
+    t.do(0, {"type": "throw_dice", "values": [1, 2, 3, 6, 6]})
+    rows = R.table_inputs(t.state, 0)["throw_dice"]["values"]["by_command"]
+    assert [r["command"] for r in rows] == [c for c in R.legal_commands(t.state, 0) if c["type"] == "throw_dice"]
+    for row in rows:
+        assert row["count"] == 5 - len(row["command"]["keep"])
+    row = rows[-1]
+    t.do(0, {**row["command"], "values": [4] * row["count"]})
