@@ -47,6 +47,7 @@ class Draft(kit.Draft):
         self.start: tuple | None = _agenda(state)   # None: the agenda is recorded even if unchanged
         self.turned_up: list[tuple[str, str | None]] | None = None   # probing: (field, deck or back)
         self.in_game = True   # False while setup plays round 1's start: no view lists a pool yet
+        self.missing: str | None = None   # the table field a TABLE_OUTCOME_REQUIRED refusal asked for
 
     def pick(self, pool: list, field: str, note: str | None = None):
         """One item taken blindly from pool: from the server's seed, or as the table says.
@@ -60,6 +61,7 @@ class Draft(kit.Draft):
         i = self.used[field]
         where = _where(field, note) if self.in_game else ""
         if not isinstance(given, list) or i >= len(given):
+            self.missing = field
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
                            f"{i + 1} are needed" + where_words(self.chance, where and f" (item {i + 1}: {where})") + ".")

@@ -472,8 +472,7 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
             rules.finish(d)
         except Rejected as r:
             # the draft counts the cards after setup.anomaly's first: say how many the whole list needs
-            raise count(2 + d.used["anomaly"]) if r.code == "TABLE_OUTCOME_REQUIRED" and r.detail and \
-                "'anomaly'" in r.detail else r from None
+            raise count(2 + d.used["anomaly"]) if d.missing == "anomaly" else r from None
         if chance.mode == "table" and len(t["anomaly"]) != 1 + d.used["anomaly"]:
             raise count(1 + d.used["anomaly"])
     except Rejected as r:
