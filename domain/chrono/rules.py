@@ -111,6 +111,8 @@ def unused(d: Draft, where: str = "") -> None:
     """A table reports exactly what the command turned up: no more (CP-2, CP-15)."""
     for field, given in d.supplied.items():
         if given is not None and (not isinstance(given, list) or len(given) != d.used[field]):
+            if given and d.chance.mode == "table":
+                d.chance.require_host(field)   # TM-1: a seat is refused alike, whatever it drew
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                            f"'{where}{field}' must list exactly what this command turned up: "
                            f"{d.used[field]} ({TABLE_FIELDS[field]}).")

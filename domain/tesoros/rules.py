@@ -98,6 +98,8 @@ def _after(d: Draft) -> None:
     if d.chance.mode == "table":
         for f, given in d.supplied.items():
             if given is not None and (not isinstance(given, list) or len(given) != d.used[f]):
+                if given:
+                    d.chance.require_host(f)   # TM-1: a seat is refused alike, whatever it drew
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                                f"'{f}' lists more than this command took ({d.used[f]}).")
 
@@ -473,7 +475,7 @@ def resolve_attack(d: Draft) -> None:
     if success and c["kind"] == "cannons":
         hand = s.seats[c["target"]].hand
         # TA-11: fewer when the hand holds fewer
-        stolen = d.pick(hand, 2, "stolen", f"seat {c['target']}'s hand: seats[{c['target']}].hand")
+        stolen = d.pick(hand, 2, "stolen", f"seat {c['target']}'s hand: one of seats[{c['target']}].hand")
         d.emit("CardsStolen", seat=c["attacker"], cards=sorted(stolen), count=len(stolen), **{"from": c["target"]})
     elif success and s.seats[c["target"]].treasures:  # TA-12: a Duel on a Pirate with none wins nothing
         d.emit("TreasureChoiceAwaited", seat=c["attacker"], **{"from": c["target"]})

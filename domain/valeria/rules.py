@@ -76,6 +76,8 @@ class Draft(kit.Draft):
 def _after(d: Draft) -> None:
     """A table reports what the command turned face up: no more."""
     if d.chance.mode == "table" and d.revealed is not None and (not isinstance(d.revealed, list) or len(d.revealed) != d.used):
+        if d.revealed:
+            d.chance.require_host("revealed")   # TM-1: a seat is refused alike, whatever it turned up
         raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                        f"'revealed' lists more than this command turned face up ({d.used}).")
 

@@ -150,6 +150,9 @@ def test_a_report_refused_names_its_item_and_where_the_host_view_lists_it():
     t = Table()
     from tests.domain.chrono.table import first_round
     first_round(t)
+    with pytest.raises(Rejected) as drew_nothing:   # a seat's report on a command that turns nothing up
+        R.decide(t.state, 0, {"type": "perform_plan", "artifacts": ["AR11"]}, TableChance("seat"))
+    assert drew_nothing.value.code == "TABLE_OUTCOME_FROM_HOST"
     t.do(0, {"type": "perform_plan"})
     to_e5 = {"type": "do_step", "owner": 0, "kind": "officer", "from": "HARBOR", "to": "E5", "carry": {"officer": 0, "crew": 0}}
     sunrise = "a face-down Event token with the SUNRISE back: one of nameable.event_tokens_sunrise"

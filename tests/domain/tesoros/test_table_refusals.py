@@ -76,3 +76,17 @@ def test_the_map_deck_and_the_events_under_the_anchor_are_named():
         d.pick(["EV-1"], 1, "events")
     assert events.value.detail.endswith("1 are needed (item 1: the Event cards under the Anchor: one of "
                                         "nameable.events_under_anchor).")
+
+
+def test_a_seats_token_reporting_a_draw_on_a_command_that_draws_nothing_is_refused_as_from_the_host():
+    """TM-1: the same refusal whatever the command draws, and whatever the card named."""
+    t = Table()
+    t.do("Ana", {"type": "draw_card", "drawn": [t.state.deck[0]]})
+    t.do("Ana", {"type": "draw_card", "drawn": [t.state.deck[0]]})   # the Move phase: no card taken by moving
+    move = next(c for c in R.legal_commands(t.state, 0) if c["type"] == "assign_move_die" and c["die"] != "deck")
+    for named in ([t.state.deck[0]], ["no-such-card"]):
+        with pytest.raises(Rejected) as seats:
+            R.decide(t.state, 0, {**move, "drawn": named}, TableChance("seat"))
+        assert seats.value.code == "TABLE_OUTCOME_FROM_HOST"
+    assert t.rejects("Ana", {**move, "drawn": ["CP-2"]}, "TABLE_OUTCOME_INVALID").detail == \
+        "'drawn' lists more than this command took (0)."

@@ -584,6 +584,19 @@ def test_a_pending_reward_says_what_each_pick_of_its_choice_is():
     assert set(CHOICE_NODES) - set(PICK_WORDS) == {"choose"}    # 'choose' is worded where it is met
 
 
+def test_a_seats_token_reporting_a_card_turned_up_is_refused_as_from_the_host_whatever_it_names():
+    """TM-1: a seat sending 'revealed' on a command that turns nothing up (its own roll) is refused
+    TABLE_OUTCOME_FROM_HOST, as when the command does turn something up, whatever it names;
+    the host is told how many the command turned up."""
+    t = Table()
+    for named in (["moonwell"], ["no-such-card"]):
+        with pytest.raises(Rejected) as seats:
+            R.decide(t.state, 0, {"type": "roll_dice", "dice": [3, 4], "revealed": named}, TableChance("seat"))
+        assert seats.value.code == "TABLE_OUTCOME_FROM_HOST"
+    t.rejects(0, {"type": "roll_dice", "dice": [3, 4], "revealed": ["moonwell"]}, "TABLE_OUTCOME_INVALID")
+    R.decide(t.state, 0, {"type": "roll_dice", "dice": [3, 4], "revealed": []}, TableChance("seat"))   # none: fine
+
+
 def test_a_die_change_cost_may_be_paid_with_a_tome():
     """[CS Tome Tokens] 'At any time during the game, you may flip the Tome token ...' also pays a
     die change (BR p.18 Foxgrove Palisade: 2 Gold): one Gold token and one Gold Tome (VP-13)."""
