@@ -92,11 +92,17 @@ CS_TABLE_SETUP_SCHEMA = {
     "required": TABLE_SETUP_SCHEMA["required"] + ["araby", "nae_aerie", "amarynth"],
     "properties": {**TABLE_SETUP_SCHEMA["properties"],
                    "araby": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 3, "maxItems": 3,
-                             "description": "the 3 Goods turned face up in Araby, top to bottom"},
+                             "description": "the 3 Goods turned face up in Araby, top to bottom, each a copy "
+                                            "id '<type>#<k>': a type of content.crimson_seas.goods.types and k "
+                                            "from 1 to its per_type, e.g. 'fabrics#1', each copy once"},
                    "nae_aerie": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 3, "maxItems": 3,
-                                 "description": "the 3 Tomes turned face up in Nae Aerie, top to bottom"},
+                                 "description": "the 3 Tomes turned face up in Nae Aerie, top to bottom, each a "
+                                                "copy id 'tome_<resource>#<k>': a resource of "
+                                                "content.crimson_seas.tomes.counts and k from 1 to its count, e.g. "
+                                                "'tome_gold#1', each copy once"},
                    "amarynth": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 3, "maxItems": 3,
-                                "description": "the 3 Nobles turned face up in Amarynth"}},
+                                "description": "the 3 Nobles turned face up in Amarynth: ids of "
+                                               "content.crimson_seas.nobles"}},
 }
 
 _options_validator = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
@@ -624,9 +630,12 @@ def _islands(content: dict, n: int, chance, t: dict) -> dict:
     goods = sorted(f"{g}#{k}" for g in x["goods"]["types"] for k in range(1, x["goods"]["per_type"] + 1))
     tomes = sorted(f"tome_{r}#{k}" for r, c in x["tomes"]["counts"].items() for k in range(1, c + 1))
     nobles = sorted(nb["id"] for nb in x["nobles"])
-    araby = chance.pick(goods, 3, t.get("araby"), "setup.araby")
-    nae = chance.pick(tomes, 3, t.get("nae_aerie"), "setup.nae_aerie")
-    amarynth = chance.pick(nobles, 3, t.get("amarynth"), "setup.amarynth")
+    araby = chance.pick(goods, 3, t.get("araby"), "setup.araby",
+                        f"a copy id of the Goods supply, '<type>#<k>' with k from 1 to {x['goods']['per_type']}, such as "
+                        f"{goods[0]!r}")
+    nae = chance.pick(tomes, 3, t.get("nae_aerie"), "setup.nae_aerie",
+                      f"a copy id of the Tome supply, 'tome_<resource>#<k>', such as {tomes[0]!r}")
+    amarynth = chance.pick(nobles, 3, t.get("amarynth"), "setup.amarynth", "a Noble of content.crimson_seas.nobles")
     return {"type": "IslandsLaidOut", "araby": araby, "goods_supply": sorted(set(goods) - set(araby)),
             "nae_aerie": nae, "tome_supply": sorted(set(tomes) - set(nae)),
             "amarynth": amarynth, "noble_deck": sorted(set(nobles) - set(amarynth)),

@@ -421,3 +421,18 @@ def test_a_tome_may_be_flipped_at_any_time_to_pay_a_harvest_exchange_off_turn():
     t.do(0, {"type": "gain_resource", "resource": "gold"})
     t.do(0, {"type": "gain_resource", "resource": "gold"})
     assert t.seat(1).tomes_down == ["tome_gold#2"]                     # not after Kira's turn
+
+
+def test_a_table_setup_naming_goods_and_tomes_by_type_is_told_the_copy_ids_to_send():
+    """Issue 17, item 4: before a game exists no host view lists ids, so the refusal and the
+    setup schema say what a Goods or Tome id looks like (a black-box app sent 'fabrics', 'gold')."""
+    with pytest.raises(InvalidCreation) as refused:
+        SeasTable(araby=("fabrics", "jewels", "spices"), nae_aerie=("gold", "magic", "strength"))
+    araby, nae = refused.value.problems
+    assert araby.startswith("setup.araby: 'fabrics' cannot have been drawn from there (item 1: a copy id of the "
+                            "Goods supply, '<type>#<k>' with k from 1 to 6, such as 'artifacts#1')")
+    assert nae.startswith("setup.nae_aerie: 'gold' cannot have been drawn from there (item 1: a copy id of the "
+                          "Tome supply, 'tome_<resource>#<k>', such as 'tome_gold#1')")
+    described = CS.table_setup_schema["properties"]
+    assert "'fabrics#1'" in described["araby"]["description"] and "'tome_gold#1'" in described["nae_aerie"]["description"]
+    SeasTable(araby=("fabrics#2", "jewels#6", "spices#1"), nae_aerie=("tome_gold#8", "tome_magic#1", "tome_strength#3"))
