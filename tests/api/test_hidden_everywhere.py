@@ -13,7 +13,8 @@ are asked); the real games' seeds are equal in both twins (server chance) or the
 The twins, per game with hidden information, in both chance modes where the rules allow:
 - League of Pirates: one seat's sealed league (server and table);
 - Chrono Corsairs: the Plan cards one seat drew (table), its sealed Plan selection (server);
-- Los Tesoros del Rey Pirata: one seat's hand (table); with server chance, the issue's
+- Los Tesoros del Rey Pirata: one seat's hand (table); which Events the pact of the waves
+  left in play (table, with and without Chaos: TP-17); with server chance, the issue's
   example: hundreds of dry-run draws never show the real deck;
 - Valeria and Crimson Seas: the Duke one seat kept, compared at many points of a random game
   played on alike (server chance; table games of Valeria are covered in the domain).
@@ -245,6 +246,25 @@ def test_tesoros_another_hand_shows_nowhere(corsairs_client, seeds):
     assert_same_everywhere(one, other, 0, probes, seeds)
     assert_same_refusals(one, other, 0, [{"type": "take_card", "card": c} for c in cards[::4]]
                          + [{"type": "draw_card"}])
+
+
+@pytest.mark.parametrize("chaos", [False, True])
+def test_tesoros_which_events_the_pact_left_in_play_shows_nowhere(corsairs_client, seeds, chaos):
+    """TP-17: two table games with the pact of the waves, alike but for which 3 Events are in
+    play (with Chaos, shuffled into the Play Deck): no seat, spectator or anonymous reader tells
+    them apart at any endpoint; the host does."""
+    from tests.api.test_tokens_and_secrets import HAND_0, HAND_1, TESOROS_MAPS
+    games = [create(corsairs_client, "tesoros-del-rey-pirata", players=("Ana", "Diego"), chance="table", public=True,
+                    options={"pact_of_the_waves": 3, "chaos_on_the_high_seas": chaos},
+                    setup={"hands": [HAND_0, HAND_1], "maps": TESOROS_MAPS, "events": events})
+             for events in (["damned_lighthouse", "scurvy", "storm"], ["outrage", "rumors", "storm"])]
+    one, other = games
+    assert one.view()["state"]["events_out_of_game"] != other.view()["state"]["events_out_of_game"]
+    probes = [{"type": "draw_card"}, {"type": "defend", "die": "deck"}]
+    assert_same_everywhere(one, other, 0, probes, seeds)
+    for game in games:
+        assert game.send({"type": "draw_card", "seat": 0, "drawn": ["FAVOR-a"]}).status_code == 200
+    assert_same_everywhere(one, other, 1, probes, seeds)
 
 
 def test_tesoros_server_dry_run_draws_never_show_the_real_deck(corsairs_client):
