@@ -77,7 +77,7 @@ def _where(field: str, note: str | None) -> str:
     """What a table's item is taken from, and where the host's view lists the ids it may name
     (view.pools), for a refusal."""
     if field == "plans":
-        return f"the {note.capitalize() if note else ''} Plan deck: one of nameable.{note}_plans"
+        return f"the {str(note).capitalize()} Plan deck: one of nameable.{note}_plans"
     if field == "event_tokens":
         return f"a face-down Event token with the {note} back: one of nameable.event_tokens_{str(note).lower()}"
     return {"anomaly": "the Anomaly deck, below its top: one of nameable.anomalies",
