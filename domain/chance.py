@@ -88,6 +88,11 @@ class ServerChance:
         return out
 
 
+def needed(count: int) -> str:
+    """How many items a table's report must hold, in words: "1 is needed", "3 are needed"."""
+    return "1 is needed" if count == 1 else f"{count} are needed"
+
+
 def where_words(chance: Any, words: str) -> str:
     """What a refusal of a table's report may add about the item it lacks: where that item is
     taken from, and where the host's view lists the ids it may name. Only the host or a table

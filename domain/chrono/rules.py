@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import cast
 
 from .. import kit
-from ..chance import CHANCE_RULE, not_there, where_words
+from ..chance import CHANCE_RULE, needed, not_there, where_words
 from ..kit import Section
 from ..ruleset import Rejected
 from . import effects as fx
@@ -64,7 +64,7 @@ class Draft(kit.Draft):
             self.missing = field
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
-                           f"{i + 1} are needed" + where_words(self.chance, where and f" (item {i + 1}: {where})") + ".")
+                           + needed(i + 1) + where_words(self.chance, where and f" (item {i + 1}: {where})") + ".")
         self.chance.require_host(field)  # TM-1: before the pool is looked at
         if where and given[i] not in pool:
             raise not_there(field, given[i], i + 1, where)

@@ -17,7 +17,7 @@ move), then the handler. Sections are kit.Section.
 from __future__ import annotations
 
 from .. import kit
-from ..chance import CHANCE_RULE, not_there, where_words
+from ..chance import CHANCE_RULE, needed, not_there, where_words
 from ..kit import Section
 from ..ruleset import Rejected
 from .state import TesorosState, evolve
@@ -69,7 +69,7 @@ class Draft(kit.Draft):
         if i + want > len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
-                           f"{i + want} are needed" + where_words(self.chance, f" (item {len(given) + 1}: {where})") + ".")
+                           + needed(i + want) + where_words(self.chance, f" (item {len(given) + 1}: {where})") + ".")
         self.chance.require_host(field)  # TM-1: before the pool is looked at
         left = list(pool)
         for k, item in enumerate(given[i:i + want]):

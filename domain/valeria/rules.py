@@ -16,7 +16,7 @@ import json
 from typing import TypeGuard
 
 from .. import kit
-from ..chance import CHANCE_RULE, not_there, where_words
+from ..chance import CHANCE_RULE, needed, not_there, where_words
 from ..kit import Section
 from ..ruleset import Rejected
 from . import solo
@@ -59,7 +59,7 @@ class Draft(kit.Draft):
         if not isinstance(given, list) or self.used >= len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            "This game is played at a table: send in 'revealed' each card or token turned face up "
-                           f"by this command, in order; {item} are needed"
+                           "by this command, in order; " + needed(item)
                            + where_words(self.chance, f" (item {item}: {where})") + ".")
         self.chance.require_host("revealed")  # TM-1: before the pool is looked at
         card = given[self.used]

@@ -156,13 +156,13 @@ def test_a_report_refused_names_its_item_and_where_the_host_view_lists_it():
     t.do(0, {"type": "perform_plan"})
     to_e5 = {"type": "do_step", "owner": 0, "kind": "officer", "from": "HARBOR", "to": "E5", "carry": {"officer": 0, "crew": 0}}
     sunrise = "a face-down Event token with the SUNRISE back: one of nameable.event_tokens_sunrise"
-    assert t.rejects(0, to_e5, "TABLE_OUTCOME_REQUIRED").detail.endswith(f"1 are needed (item 1: {sunrise}).")
+    assert t.rejects(0, to_e5, "TABLE_OUTCOME_REQUIRED").detail.endswith(f"1 is needed (item 1: {sunrise}).")
     wrong = t.rejects(0, {**to_e5, "event_tokens": ["AN1"]}, "TABLE_OUTCOME_INVALID")
     assert wrong.detail == f"'event_tokens': 'AN1' cannot have been drawn from there (item 1: {sunrise})."
     assert "SR6" in R.view(t.state, "arbiter")["nameable"]["event_tokens_sunrise"]
     with pytest.raises(Rejected) as seats:
         R.decide(t.state, 0, to_e5, TableChance("seat"))
-    assert seats.value.detail.endswith("in order; 1 are needed.")
+    assert seats.value.detail.endswith("in order; 1 is needed.")
     t.do(0, {**to_e5, "event_tokens": ["SR6"]})        # Ancient Relic: an Artifact next
     wrong = t.rejects(0, {"type": "do_step", "artifacts": ["SR6"]}, "TABLE_OUTCOME_INVALID")
     assert wrong.detail.endswith("(item 1: the Artifact deck: one of nameable.artifacts).")

@@ -29,7 +29,7 @@ def test_a_missing_card_is_asked_for_with_its_pile():
     assert missing.detail == ("This game is played at a table: send in 'drawn' every card taken off the Play Deck, "
                               f"in order (item 1: {PLAY_DECK}).")
     short = t.rejects("Ana", {"type": "draw_card", "drawn": []}, "TABLE_OUTCOME_REQUIRED")
-    assert short.detail.endswith(f"1 are needed (item 1: {PLAY_DECK}).")
+    assert short.detail.endswith(f"1 is needed (item 1: {PLAY_DECK}).")
 
 
 def test_a_seats_token_is_told_nothing_of_the_pile():
@@ -74,7 +74,7 @@ def test_the_map_deck_and_the_events_under_the_anchor_are_named():
     assert maps.value.detail.endswith("(item 1: the bottom of the Map Deck: one of nameable.map_deck).")
     with pytest.raises(Rejected) as events:
         d.pick(["EV-1"], 1, "events")
-    assert events.value.detail.endswith("1 are needed (item 1: the Event cards under the Anchor: one of "
+    assert events.value.detail.endswith("1 is needed (item 1: the Event cards under the Anchor: one of "
                                         "nameable.events_under_anchor).")
 
 

@@ -557,10 +557,10 @@ def test_taking_a_random_monster_from_a_player_without_its_reward():
     assert wrong.detail == ("'revealed': 'lich#1' cannot have been turned face up there (item 2: a Monster drawn at "
                             "random from seat 1's Victory stack: one of seats[1].victory).")
     first = t.rejects(0, build, "TABLE_OUTCOME_REQUIRED")
-    assert first.detail.endswith("1 are needed (item 1: the Domain turned face up on domain_1: one of nameable.domains).")
+    assert first.detail.endswith("1 is needed (item 1: the Domain turned face up on domain_1: one of nameable.domains).")
     with pytest.raises(Rejected) as seats:   # a seat's token is told nothing of the pool (TM-1)
         R.decide(t.state, 0, build, TableChance("seat"))
-    assert seats.value.detail.endswith("in order; 1 are needed.")
+    assert seats.value.detail.endswith("in order; 1 is needed.")
     events = t.do(0, {**build, "revealed": ["moonwell", treant]})
     assert t.seat(0).victory == [treant] and treant not in t.seat(1).victory
     assert of(events, "MonsterTaken")[0] | {} == {"type": "MonsterTaken", "seat": 0, "from": 1, "card": treant,
