@@ -124,7 +124,8 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
         need = dict(deck)
         if kind == "defend" and s.combat_kind == "cannons":
             need["stolen"] = {"count": "the cards taken at random if Fire Cannons succeeds (2, or fewer if fewer)",
-                              "from": "the defender's hand", "description": STOLEN}
+                              "from": "the defender's hand, less the card it shows for its die",
+                              "description": STOLEN}
         if kind == "claim_treasure":
             need = {"maps": {"count": 1, "from": "the bottom of the Map Deck, while it has cards", "description": MAPS}}
         out[kind] = need
@@ -137,12 +138,16 @@ DRAWN = ("Each card taken off the Play Deck by this command, in order: a card dr
          "Chaos on the high seas an Event card drawn with them [Variants]; not a card already looked at with "
          "Lamps & Shovels; after the Anchor, from the pile shuffled onto it [Anchor Card]. The next card: an id "
          "of nameable.play_deck in the host's view; a card taken after the Anchor by the same command: of "
-         "nameable.play_deck_after_anchor (TP-15, TP-16). Only the host token reports them.")
+         "nameable.play_deck_after_anchor (TP-15, TP-16). Those two lists hold every card the reshuffled pile may "
+         "hold; the pile itself is the host view's 'discard' with any card the same command puts on it first (a "
+         "card shown for a die, ...): for a command that puts none there, such as a plain draw, one of 'discard'. "
+         "Only the host token reports them.")
 EVENTS = ("Each Event card revealed from under the Anchor when the Anchor is drawn [Anchor Card], or turned face "
           "up with Scanning the horizon [Variants], in order. Ids of nameable.events_under_anchor in the host's "
           "view; only the host token reports them.")
 STOLEN = ("The cards taken at random from the defender's hand if Fire Cannons succeeds: 2, or all it holds if "
-          "fewer [Fire Cannons and Challenge to Duel]. Ids of that hand (seats[...].hand in the host's view); only "
-          "the host token reports them.")
+          "fewer [Fire Cannons and Challenge to Duel]. Ids of that hand (seats[...].hand in the host's view), but "
+          "not a card the same command took from it first (the card the defender shows for its die); only the host "
+          "token reports them.")
 MAPS = ("The Map card revealed from the bottom of the Map Deck to replace the one claimed [Claim Treasure]. An "
         "id of nameable.map_deck in the host's view; only the host token reports it.")

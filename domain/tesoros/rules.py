@@ -50,6 +50,7 @@ class Draft(kit.Draft):
         self.used = dict.fromkeys(TABLE_FIELDS, 0)
         self.spent = state.deck_top is None and not state.deck   # the Anchor comes before any card
         self.reshuffled = False                                   # the Anchor's reshuffle is behind us
+        self.before = state                                       # as the host's view shows it (refusals)
 
     def pick(self, pool: list, count: int, field: str, where: str | None = None) -> list:
         """count items taken blindly from pool: from the server's seed, or as the table says.
@@ -61,7 +62,7 @@ class Draft(kit.Draft):
             return []
         given = self.supplied[field]
         i = self.used[field]
-        where = where or self._where(field)
+        where = where or self._where(field, pool)
         if not isinstance(given, list):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: send in '{field}' {TABLE_FIELDS[field]}"
@@ -80,10 +81,16 @@ class Draft(kit.Draft):
         self.used[field] += want
         return got
 
-    def _where(self, field: str) -> str:
+    def _where(self, field: str, pool: list) -> str:
         if field == "drawn":
-            if self.reshuffled and not self.spent:
-                return "the Play Deck the Anchor's reshuffle made: one of nameable.play_deck_after_anchor"
+            if self.reshuffled:
+                # TP-16: the pile as it was shuffled, exactly: the discard pile the host's view
+                # shows, with the cards this command put on it first (a card shown for a die...).
+                listed = "nameable.play_deck" if self.spent else "nameable.play_deck_after_anchor"
+                put = sorted(set(pool) - set(self.before.discard))
+                return ("the Play Deck the Anchor's reshuffle made of the discard pile: one of 'discard' in the "
+                        "host's view" + (f", or {', '.join(put)}, which this command put on it first" if put else "")
+                        + f" (nameable: {listed})")
             return "the Play Deck: one of nameable.play_deck"
         return {"events": "the Event cards under the Anchor: one of nameable.events_under_anchor",
                 "maps": "the bottom of the Map Deck: one of nameable.map_deck"}[field]
@@ -473,9 +480,14 @@ def resolve_attack(d: Draft) -> None:
     d.emit("AttackResolved", seat=c["attacker"], target=c["target"], attack=c["kind"], attack_value=c["attack"],
            defence_value=c["defence"], success=success)
     if success and c["kind"] == "cannons":
-        hand = s.seats[c["target"]].hand
+        target = c["target"]
+        hand = s.seats[target].hand
+        # What this command took from the hand first (the card shown for the defence's die): the
+        # host's view still lists it under seats[target].hand, so a refusal says so.
+        gone = sorted(set(d.before.seats[target].hand) - set(hand))
+        less = f", but not {', '.join(gone)}, which this command took from it first" if gone else ""
         # TA-11: fewer when the hand holds fewer
-        stolen = d.pick(hand, 2, "stolen", f"seat {c['target']}'s hand: one of seats[{c['target']}].hand")
+        stolen = d.pick(hand, 2, "stolen", f"seat {target}'s hand: one of seats[{target}].hand{less}")
         d.emit("CardsStolen", seat=c["attacker"], cards=sorted(stolen), count=len(stolen), **{"from": c["target"]})
     elif success and s.seats[c["target"]].treasures:  # TA-12: a Duel on a Pirate with none wins nothing
         d.emit("TreasureChoiceAwaited", seat=c["attacker"], **{"from": c["target"]})

@@ -43,27 +43,50 @@ def test_a_seats_token_is_told_nothing_of_the_pile():
     assert told.value.code == "TABLE_OUTCOME_FROM_HOST"
 
 
-def test_once_the_play_deck_is_spent_the_card_after_the_anchor_is_named_from_the_play_deck_listing():
+RESHUFFLED = "the Play Deck the Anchor's reshuffle made of the discard pile: one of 'discard' in the host's view"
+
+
+def test_once_the_play_deck_is_spent_a_refusal_names_the_pile_as_it_was_shuffled():
+    """TP-16: nameable.play_deck then holds every card the reshuffled pile may hold, hand cards
+    included; a plain draw puts none of them on the pile, so the refusal names the pile itself
+    (the view's discard), and an app's second try from it is accepted."""
     t = Table()
     t.state.discard, t.state.deck = t.state.deck, []
     t.state.events_left = []
     not_discarded = t.p("Diego").hand[0]
     t.give("Ana", not_discarded)        # held by the drawing Pirate: no command of hers discards it first
-    wrong = t.rejects("Ana", {"type": "draw_card", "drawn": ["no-such-card"]}, "TABLE_OUTCOME_INVALID")
-    assert wrong.detail == f"'drawn': 'no-such-card' cannot have been drawn from there (item 1: {PLAY_DECK})."
+    assert not_discarded in R.view(t.state, "arbiter")["nameable"]["play_deck"]
+    for named in ("no-such-card", not_discarded):
+        wrong = t.rejects("Ana", {"type": "draw_card", "drawn": [named]}, "TABLE_OUTCOME_INVALID")
+        assert wrong.detail == (f"'drawn': {named!r} cannot have been drawn from there "
+                                f"(item 1: {RESHUFFLED} (nameable: nameable.play_deck)).")
+    discard = R.view(t.state, "arbiter")["discard"]
+    assert discard and not_discarded not in discard
+    t.do("Ana", {"type": "draw_card", "drawn": [discard[0]]})
 
 
 def test_the_cards_after_the_anchor_in_the_same_command_are_named_from_their_own_listing():
     """With cards left when the command began, the ones after the Anchor's reshuffle are
-    nameable.play_deck_after_anchor's (TP-16); the words follow the draft's reshuffle."""
+    nameable.play_deck_after_anchor's (TP-16); the words follow the draft's reshuffle, and name
+    what the command itself put on the discard pile before it was shuffled."""
     t = Table()
+    t.state.discard = ["CP-2"]
+    shown = t.p("Diego").hand[0]
     d = Draft(t.state, TableChance(), {"type": "draw_card", "drawn": [t.state.deck[0], "no-such-card"]})
     assert d.pick(t.state.deck, 1, "drawn") == [t.state.deck[0]]
     d.reshuffled = True
     with pytest.raises(Rejected) as wrong:
-        d.pick(t.state.discard or ["CP-2"], 1, "drawn")
-    assert wrong.value.detail == ("'drawn': 'no-such-card' cannot have been drawn from there (item 2: the Play Deck "
-                                  "the Anchor's reshuffle made: one of nameable.play_deck_after_anchor).")
+        d.pick(["CP-2"], 1, "drawn")
+    assert wrong.value.detail == ("'drawn': 'no-such-card' cannot have been drawn from there (item 2: "
+                                  f"{RESHUFFLED} (nameable: nameable.play_deck_after_anchor)).")
+    d = Draft(t.state, TableChance(), {"type": "draw_card", "drawn": [t.state.deck[0], "no-such-card"]})
+    d.pick(t.state.deck, 1, "drawn")
+    d.reshuffled = True
+    with pytest.raises(Rejected) as put_first:
+        d.pick(["CP-2", shown], 1, "drawn")
+    assert put_first.value.detail == ("'drawn': 'no-such-card' cannot have been drawn from there (item 2: "
+                                      f"{RESHUFFLED}, or {shown}, which this command put on it first "
+                                      "(nameable: nameable.play_deck_after_anchor)).")
 
 
 def test_the_map_deck_and_the_events_under_the_anchor_are_named():
@@ -90,3 +113,17 @@ def test_a_seats_token_reporting_a_draw_on_a_command_that_draws_nothing_is_refus
         assert seats.value.code == "TABLE_OUTCOME_FROM_HOST"
     assert t.rejects("Ana", {**move, "drawn": ["CP-2"]}, "TABLE_OUTCOME_INVALID").detail == \
         "'drawn' lists more than this command took (0)."
+
+
+def test_a_stolen_card_the_defender_showed_for_its_die_is_refused_saying_so():
+    """The host's view still lists the defence's card in the defender's hand when the command is
+    sent; the refusal says that card left the hand first, and names the rest."""
+    t = Table(names=("A", "B"), hands={0: ["MUT-3", "SAB-1", "CS-2", "LS-2", "MS-2"],
+                                       1: ["MUT-2a", "SAB-2", "CS-3", "LS-3", "MS-3"]}).to_phase("action1")
+    t.do("A", {"type": "fire_cannons", "target": 1, "die": "MUT-3"})
+    assert "MUT-2a" in R.view(t.state, "arbiter")["seats"][1]["hand"]
+    wrong = t.rejects("B", {"type": "defend", "die": "MUT-2a", "stolen": ["MUT-2a", "SAB-2"]}, "TABLE_OUTCOME_INVALID")
+    assert wrong.detail == ("'stolen': 'MUT-2a' cannot have been drawn from there (item 1: seat 1's hand: one of "
+                            "seats[1].hand, but not MUT-2a, which this command took from it first).")
+    events = t.do("B", {"type": "defend", "die": "MUT-2a", "stolen": ["SAB-2", "CS-3"]})
+    assert next(e for e in events if e["type"] == "CardsStolen")["cards"] == ["CS-3", "SAB-2"]
