@@ -3,7 +3,7 @@
 Each game ends with its own GameEnded event (stored forever, so never reshaped); its status()
 reads that event's result into this shape with `ranked`, giving the game's order of merit:
 
-    reason      why the game ended (the game's own word)
+    reason      why the game ended (the game's own word, spaces as underscores)
     winners     the winning seats
     ranking     one entry per seat, {seat, rank, score}: rank 1 for the winner or winners,
                 then places by the game's own order (its score, then its tie-breaks), equal
@@ -39,7 +39,10 @@ def ranked(result: Mapping[str, Any], scores: Mapping[int, Any], merit: Mapping[
         better = sum(1 for o in others if tuple(merit[o]) > tuple(merit[seat]))
         ranking.append({"seat": seat, "rank": len(winners) + better + 1, "score": scores[seat]})
     details = {k: v for k, v in result.items() if k not in SHAPE}
-    return {**details, "reason": result["reason"], "winners": winners, "ranking": ranking,
+    # One word, as every game's (Chrono Corsairs' stored event says "storm collapsed": the event
+    # stays as stored, since verification re-decides it; its result says "storm_collapsed").
+    reason = "_".join(str(result["reason"]).split())
+    return {**details, "reason": reason, "winners": winners, "ranking": ranking,
             "tie_breaks": list(tie_breaks), "details": details}
 
 

@@ -3,6 +3,7 @@ every seat with shared ranks for ties, the tie-breaks applied, the game's own sh
 from __future__ import annotations
 
 import importlib
+import re
 
 import pytest
 
@@ -51,6 +52,7 @@ def test_every_ruleset_ends_with_the_one_shape(ruleset):
     n = min(3, ruleset.max_players)
     result = finished(ruleset, n)
     assert set(kit.results.SHAPE) <= set(result)
+    assert re.fullmatch(r"[a-z0-9_]+", result["reason"]), result["reason"]   # one word, as docs/api.md says
     ranking = result["ranking"]
     assert sorted(r["seat"] for r in ranking) == list(range(n))
     assert {r["seat"] for r in ranking if r["rank"] == 1} == set(result["winners"])
@@ -117,4 +119,5 @@ def test_tie_breaks_name_only_those_applied_to_decide_the_winners(ruleset_id, st
     carry objects); the one shape lists the tie-breaks applied, as words."""
     result = importlib.import_module(MODULES[ruleset_id]).result(stored)
     assert result["tie_breaks"] == applied
+    assert result["reason"] == stored["reason"].replace(" ", "_")   # Chrono's stored "storm collapsed"
     assert result["winners"] == stored["winners"]
