@@ -146,7 +146,9 @@ def stream_events(query: dict, game_id: UUID):
     game, caller = authenticate(game_id, reading=True)
     position = _position(query)
     if game.status.finished and position >= game.version:
-        return Response(status=204)
+        finished = Response(status=204)
+        del finished.headers["Content-Type"]  # no body, so no type (Flask's default would say text/html)
+        return finished
     parley = application()
     if parley.live.streams >= current_app.config.get("MAX_STREAMS", MAX_STREAMS):
         raise Problem(503, "This server holds as many open streams as it takes; try again in a few seconds, "

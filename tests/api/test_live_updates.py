@@ -160,6 +160,7 @@ def test_a_finished_games_stream_ends_and_reconnecting_answers_204(served):
     again = served.http.get(f"{served.base}/games/{game['id']}/stream",
                             headers={**host, "Last-Event-ID": str(final)})
     assert again.status_code == 204 and again.text == ""
+    assert "Content-Type" not in again.headers   # no body, so no type
 
 
 def test_the_stream_answers_only_its_readers(served):
