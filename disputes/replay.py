@@ -23,8 +23,13 @@ def replay(export: dict, at: int | None = None, seat: int | None = None,
     entries = setup + events
     _in_sequence(creation, entries)
     last = entries[-1].version if entries else 1
-    if any(e.redacted for e in entries):
-        raise Unverifiable("this export is redacted for a seat: replay needs the complete export")
+    hidden = next((e for e in entries if e.redacted), None)
+    if hidden is not None:
+        who = export.get("exported_for")
+        told = ("the spectator" if who == "spectator" else f"seat {who}" if isinstance(who, int) else "a seat")
+        raise Unverifiable(f"{_record(hidden)} is redacted, as this export was made for {told}: replay needs a "
+                           "complete export (the host's token exports one, and anyone's once the game is "
+                           "finished); a redacted game at a past version is GET /games/{id}?version=N")
     at = last if at is None else at
     if not 1 <= at <= last:
         raise Unverifiable(f"this export has versions 1 to {last}; there is no version {at}")

@@ -94,6 +94,14 @@ def test_a_spectators_export_hides_what_a_seat_would_not_show_until_the_end(ever
     log = game.all_events(spectator(game))
     assert [e["event"] for e in running["setup"]] == [e["event"] for e in log[1:]]
     assert any(e.get("redacted") and e["salt"] is None for e in running["setup"])
+    first = next(e for e in running["setup"] if e.get("redacted"))
+    refused = client.post("/replays", json=running)   # a redacted log cannot be folded: the refusal says why
+    assert refused.status_code == 422 and refused.get_json()["code"] == "UNREPLAYABLE_EXPORT"
+    assert refused.get_json()["detail"].startswith(
+        f"This export cannot be replayed: the event at version {first['version']} ({first['event']['type']}) is "
+        "redacted, as this export was made for the spectator: replay needs a complete export")
+    seats = client.post("/replays", json=game.get("/export", game.seat(1)).get_json()).get_json()
+    assert "as this export was made for seat 1:" in seats["detail"]
     game.play_to_the_end(random.Random(2), max_commands=3000)
     done = game.get("/export", spectator(game)).get_json()
     assert done["complete"] is True and done["seed"] is not None  # after the end, as every seat gets it
