@@ -202,7 +202,8 @@ def authenticate(game_id: UUID, load=None, *, reading: bool = False,
 
     `reading`: the request only reads the game, so a public game answers it without a token,
     as its spectator (SPECTATOR). Without a token, a game that is not public and a game that
-    does not exist get the same 401: nobody learns which ids exist by asking.
+    does not exist get the same 401: asking without a token does not tell which games are
+    private (ids are not secret: GET /games lists them; with a token, a missing game is 404).
     `authorization`: the Authorization header, when the caller has it (else the request's)."""
     if reading and not request.headers.get("Authorization"):
         game = _public_game(game_id, load)
