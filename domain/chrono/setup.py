@@ -32,7 +32,9 @@ OPTIONS_SCHEMA: dict = {
                                "description": "CA-7: the first round's turn order."},
         "final_round_keeps_doubloons": {"type": "boolean", "default": True,
                                         "description": "CA-9: the last round's Doubloons convert 2:1 at Final Scoring."},
-        "max_reward_places": {"enum": [3, 4], "default": 4, "description": "CA-10: a 4th place in Collapsing."},
+        "max_reward_places": {"enum": [3, 4], "default": 4,
+                              "description": "CA-10: a 4th place in Collapsing (4), or none (3: only with 4 or 5 "
+                                             "players, since fewer never fill a 4th place: CP-17)."},
         "flag_breaks_condition_ties": {"type": "boolean", "default": True,
                                        "description": "CA-12: the Flag track breaks ties inside effects (Scrying Mirror)."},
         "artifacts_per_turn": {"enum": [0, 1], "default": 1, "description": "CA-21"},
@@ -66,7 +68,8 @@ TABLE_SETUP_SCHEMA = {
                                 "nothing is drawn: leave it out, or send [] or the seats in order"},
         "anomaly": {"type": "array", "items": TILE_ID, "minItems": 1, "maxItems": 2,
                     "description": "the top card of the Anomaly deck, then the one turned up after it if round 1's "
-                                   "anomaly needs nobody"},
+                                   "anomaly needs nobody's decision (which depends on the card and the table: a "
+                                   "refusal names the card and the count)"},
     },
 }
 
@@ -463,9 +466,18 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
     d.in_game = False
 
     def count(cards: int) -> Rejected:
+        """The whole list's count, and why: the last card the table listed (or needed) either
+        resolves without anyone's decision, so the next one is turned up too, or waits."""
+        sent = list(t.get("anomaly") or [])
+        if cards > len(sent):
+            why = (f"{sent[-1] if sent else 'the top card'} resolves in round 1 without anyone's decision, so "
+                   "the next card of the Anomaly deck is turned up too")
+        else:
+            why = f"{sent[cards - 1]} waits for a decision in round 1, so no card after it is turned up yet"
         return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                         f"setup.anomaly: list the top card of the Anomaly deck, then the next one only if round 1's "
-                        f"Anomaly resolved without anyone's decision: {cards} card(s) here")
+                        f"Anomaly resolved without anyone's decision: {why}; send {cards} "
+                        f"card{'' if cards == 1 else 's'}, not {len(sent)}")
 
     try:
         try:

@@ -138,9 +138,13 @@ def test_the_table_states_the_second_anomaly_only_when_round_1s_needs_nobody():
     with pytest.raises(InvalidCreation) as info:
         Table(anomaly=["AN1", "AN2"])         # Riptide asks each player first: AN2 is not turned up yet
     assert "setup.anomaly" in info.value.problems[0]
+    assert ("AN1 waits for a decision in round 1, so no card after it is turned up yet; send 1 card, not 2"
+            in info.value.problems[0])
     with pytest.raises(InvalidCreation) as info:
         Table(anomaly=["AN3"])                # Ash Cloud under Opening needs nobody: the next card shows at once
-    assert "2 card(s) here" in info.value.problems[0]   # the whole list's count, not the draft's
+    # the whole list's count, not the draft's, and which card made it so
+    assert ("AN3 resolves in round 1 without anyone's decision, so the next card of the Anomaly deck is turned "
+            "up too; send 2 cards, not 1" in info.value.problems[0])
     assert Table(anomaly=["AN1"]).state.anomaly_top == "AN1"
 
 
