@@ -64,9 +64,10 @@ class Draft(kit.Draft):
         i = self.used[field]
         where = where or self._where(field, pool)
         if not isinstance(given, list):
+            # The count so far too: 'stolen' takes 2 at once, which an app should learn now.
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           f"This game is played at a table: send in '{field}' {TABLE_FIELDS[field]}"
-                           + where_words(self.chance, f" (item {i + 1}: {where})") + ".")
+                           f"This game is played at a table: send in '{field}' {TABLE_FIELDS[field]}; "
+                           + needed(i + want) + where_words(self.chance, f" (item {i + 1}: {where})") + ".")
         if i + want > len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "

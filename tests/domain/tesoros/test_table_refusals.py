@@ -27,7 +27,7 @@ def test_a_missing_card_is_asked_for_with_its_pile():
     t = Table()
     missing = t.rejects("Ana", {"type": "draw_card"}, "TABLE_OUTCOME_REQUIRED")
     assert missing.detail == ("This game is played at a table: send in 'drawn' every card taken off the Play Deck, "
-                              f"in order (item 1: {PLAY_DECK}).")
+                              f"in order; 1 is needed (item 1: {PLAY_DECK}).")
     short = t.rejects("Ana", {"type": "draw_card", "drawn": []}, "TABLE_OUTCOME_REQUIRED")
     assert short.detail.endswith(f"1 is needed (item 1: {PLAY_DECK}).")
 
@@ -37,7 +37,7 @@ def test_a_seats_token_is_told_nothing_of_the_pile():
     with pytest.raises(Rejected) as missing:
         R.decide(t.state, 0, {"type": "draw_card"}, TableChance("seat"))
     assert missing.value.detail == ("This game is played at a table: send in 'drawn' every card taken off the "
-                                    "Play Deck, in order.")
+                                    "Play Deck, in order; 1 is needed.")
     with pytest.raises(Rejected) as told:   # refused before the pool is looked at
         R.decide(t.state, 0, {"type": "draw_card", "drawn": [t.p("Diego").hand[0]]}, TableChance("seat"))
     assert told.value.code == "TABLE_OUTCOME_FROM_HOST"
@@ -122,6 +122,8 @@ def test_a_stolen_card_the_defender_showed_for_its_die_is_refused_saying_so():
                                        1: ["MUT-2a", "SAB-2", "CS-3", "LS-3", "MS-3"]}).to_phase("action1")
     t.do("A", {"type": "fire_cannons", "target": 1, "die": "MUT-3"})
     assert "MUT-2a" in R.view(t.state, "arbiter")["seats"][1]["hand"]
+    unsaid = t.rejects("B", {"type": "defend", "die": "MUT-2a"}, "TABLE_OUTCOME_REQUIRED")
+    assert "; 2 are needed (item 1: seat 1's hand" in unsaid.detail   # both at once, in the first refusal
     wrong = t.rejects("B", {"type": "defend", "die": "MUT-2a", "stolen": ["MUT-2a", "SAB-2"]}, "TABLE_OUTCOME_INVALID")
     assert wrong.detail == ("'stolen': 'MUT-2a' cannot have been drawn from there (item 1: seat 1's hand: one of "
                             "seats[1].hand, but not MUT-2a, which this command took from it first).")
