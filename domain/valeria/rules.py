@@ -47,10 +47,13 @@ class Draft(kit.Draft):
         self.revealed = command.get("revealed")
         self.used = 0
 
-    def reveal(self, pool: list | None = None, where: str = "a face-down Domain: one of nameable.domains") -> str:
+    def reveal(self, pool: list | None = None, where: str = "a face-down Domain: one of nameable.domains",
+               more: int = 0) -> str:
         """A face-down card or token turned face up (a Domain, a Monster Event, a Goods or Tome
         from its supply, a Noble): from the server's seed, or as the table says. where: what it
-        is turned up from, and where the host's view lists the ids it may be, for a refusal."""
+        is turned up from, and where the host's view lists the ids it may be, for a refusal;
+        more: how many are certainly turned up right after it (an island's other empty slots),
+        so that a refusal's count covers them too."""
         pool = self.s.domain_pool if pool is None else pool
         if self.chance.mode != "table":
             return self.chance.pick(pool, 1, None, "revealed")[0]
@@ -59,7 +62,7 @@ class Draft(kit.Draft):
         if not isinstance(given, list) or self.used >= len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            "This game is played at a table: send in 'revealed' each card or token turned face up "
-                           "by this command, in order; " + needed(item)
+                           "by this command, in order; " + needed(item + more)
                            + where_words(self.chance, f" (item {item}: {where})") + ".")
         self.chance.require_host("revealed")  # TM-1: before the pool is looked at
         card = given[self.used]
@@ -523,12 +526,12 @@ def _refresh(d: Draft, island: str) -> None:
         new = list(slots)
     pool, drawn = list(supply), []
     where = REFILLS[island]
-    for i, x in enumerate(new):
-        if x is None and pool:
-            got = d.reveal(pool, where)
-            pool.remove(got)
-            new[i] = got
-            drawn.append(got)
+    empty = [i for i, x in enumerate(new) if x is None][:len(pool)]   # as many as the supply fills
+    for k, i in enumerate(empty):
+        got = d.reveal(pool, where, more=len(empty) - k - 1)
+        pool.remove(got)
+        new[i] = got
+        drawn.append(got)
     d.emit("IslandRefreshed", island=island, slots=new, drawn=drawn, failed=None in new)
 
 

@@ -436,3 +436,20 @@ def test_a_table_setup_naming_goods_and_tomes_by_type_is_told_the_copy_ids_to_se
     described = CS.table_setup_schema["properties"]
     assert "'fabrics#1'" in described["araby"]["description"] and "'tome_gold#1'" in described["nae_aerie"]["description"]
     SeasTable(araby=("fabrics#2", "jewels#6", "spices#1"), nae_aerie=("tome_gold#8", "tome_magic#1", "tome_strength#3"))
+
+
+def test_a_table_refilling_two_slots_is_asked_for_both_at_once():
+    """docs/api.md section 7: a refusal's count is the whole list's. A Sail that buys two Goods
+    turns two tokens up to refill Araby, and the first refusal says so (it said 1 before)."""
+    t = SeasTable()
+    t.to_actions()
+    t.purse(0, gold=9)
+    sail = {"type": "sail", "island": "araby", "slots": [1, 2]}
+    for sent in ({}, {"revealed": []}):
+        missing = t.rejects(0, {**sail, **sent}, "TABLE_OUTCOME_REQUIRED")
+        assert "in order; 2 are needed (item 1: a Goods token refilling Araby" in missing.detail
+    one = t.state.goods_supply[0]
+    short = t.rejects(0, {**sail, "revealed": [one]}, "TABLE_OUTCOME_REQUIRED")
+    assert "in order; 2 are needed (item 2: a Goods token refilling Araby" in short.detail
+    events = t.do(0, {**sail, "revealed": [one, t.state.goods_supply[1]]})
+    assert len(of(events, "IslandRefreshed")[0]["drawn"]) == 2
