@@ -129,7 +129,104 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
         if kind == "claim_treasure":
             need = {"maps": {"count": 1, "from": "the bottom of the Map Deck, while it has cards", "description": MAPS}}
         out[kind] = need
+    _by_command(s, seat, out)
     return out
+
+
+# -- how many each command takes, where the rules know it beforehand -----------------------------
+# A dry run counts what a command takes off the Play Deck and from a hand. The only hidden outcome
+# a command's course can depend on before its last pick is the first card off the Play Deck: what
+# follows reads that card's die value (a die taken from the deck) or, for an Event card shuffled in
+# with Chaos on the high seas, which Event it is (each does its own thing), never which card of a
+# value it is. So the dry run is made once for each Event and each die value the deck may turn
+# up; a count the same in every one is known. A command that
+# turns up anything more before its end (the Anchor's Event, a second card off the deck) has no
+# count known beforehand. Checked against what the rules take in whole table games
+# (tests/api/test_table_companion.py).
+
+class _Unknown(Exception):
+    """The command would turn up more than the dry run can answer for."""
+
+
+class _Probe:
+    """A dry run's chance: `first` is the first card off the Play Deck; a hand's cards taken at
+    random come last in a command (Fire Cannons' steal), so any of them stands for all."""
+    mode = "probe"
+    commitment = None
+
+    def __init__(self, first: str | None):
+        self.first = first
+        self.pool: list | None = None
+        self.taken: dict[str, int] = {}
+
+    def pick(self, items, count, supplied, field, where=""):
+        if field == "drawn" and "drawn" not in self.taken:
+            self.pool = list(items)
+            got = [self.first if self.first in items else items[0]]
+        elif field == "stolen" and "stolen" not in self.taken:
+            got = list(items[:count])
+        else:
+            raise _Unknown(field)
+        self.taken[field] = len(got)
+        return got
+
+    def reveal(self) -> None:
+        return None   # a game the command would end: no seed to show
+
+
+def _takes(s: TesorosState, seat: int, command: dict, first: str | None) -> _Probe | None:
+    from .rules import RULES
+    probe = _Probe(first)
+    try:
+        RULES.decide(s, seat, command, probe)
+    except _Unknown:
+        return None
+    return probe
+
+
+def _kind(s: TesorosState, card: str) -> tuple:
+    """What of a card a command's course may read: an Event is itself (each does its own
+    thing), any other card its die value."""
+    return ("event", card) if card in s.events else ("die", (s.cards.get(card) or {}).get("die"))
+
+
+FIELDS_COUNTED = ("drawn", "stolen")
+
+
+def _counts(s: TesorosState, seat: int, command: dict) -> dict[str, int | None]:
+    """{field: how many this command takes whatever the deck turns up, or None if that varies}."""
+    plain = _takes(s, seat, command, None)
+    if plain is None:
+        return dict.fromkeys(FIELDS_COUNTED)
+    kinds: dict[tuple, str] = {}
+    for card in plain.pool or []:
+        kinds.setdefault(_kind(s, card), card)
+    found: list[_Probe | None] = [plain, *(_takes(s, seat, command, card) for card in kinds.values())]
+    return {f: None if any(p is None or p.taken.get(f, 0) != plain.taken.get(f, 0) for p in found)
+            else plain.taken.get(f, 0) for f in FIELDS_COUNTED}
+
+
+def _by_command(s: TesorosState, seat: int, out: dict) -> None:
+    """Add `by_command` to the 'drawn' and 'stolen' specs where every legal command's count is
+    known (docs/api.md section 7: a legal command it does not list takes none); elsewhere the
+    words stay alone. Only the host reads these (TM-1): what it knows of the deck decides it."""
+    rows: dict[str, list[dict] | None] = {f: [] for f in FIELDS_COUNTED}
+    for command in legal_commands(s, seat):
+        spec = out.get(command["type"], {})
+        wanted = [f for f in FIELDS_COUNTED if f in spec and rows[f] is not None]
+        if not wanted:
+            continue
+        counts = _counts(s, seat, command)
+        for field in wanted:
+            listed = rows[field]
+            if counts[field] is None:
+                rows[field] = None
+            elif counts[field] and listed is not None:
+                listed.append({"command": command, "count": counts[field]})
+    for kind, spec in out.items():
+        for field, known in rows.items():
+            if field in spec and known is not None:
+                spec[field] = {**spec[field], "by_command": [r for r in known if r["command"]["type"] == kind]}
 
 
 # What each table input carries (the 'description' of its spec, and of the command schema's field).

@@ -94,8 +94,8 @@ def step(game, ruleset, rng: random.Random, choose=None) -> None:
         told = chance.told
         for field, spec in ruleset.table_inputs(state, seat).get(command["type"], {}).items():
             if "by_command" in spec:   # the count announced for this very command is what it takes
-                (row,) = [r for r in spec["by_command"] if r["command"] == command]
-                assert row["count"] == len(told.get(field, [])), (command, row, told)
+                rows = [r["count"] for r in spec["by_command"] if r["command"] == command]
+                assert len(rows) <= 1 and (rows or [0])[0] == len(told.get(field, [])), (command, rows, told)
     host = game.get("", game.host).get_json()["state"]
     nameable = {x for ids in host["nameable"].values() for x in ids}
     in_sight = {x for s in host.get("seats", []) for x in s.get("hand", []) + s.get("victory", [])}
