@@ -275,6 +275,11 @@ def _worker_class():
             gevent.spawn(self._drain)  # out of the signal handler: draining takes locks
 
         def _drain(self) -> None:
+            if not hasattr(self, "wsgi"):
+                # Stopped while still booting (gunicorn sets `wsgi` once the app is imported):
+                # nothing served yet, so nothing to drain and no connection to close.
+                self.log.info("stopping while booting: nothing to drain")
+                return
             try:
                 parley = getattr(self.wsgi, "extensions", {}).get("parley")
                 if parley is None:

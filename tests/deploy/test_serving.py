@@ -466,3 +466,31 @@ def test_a_stopped_server_ends_its_streams_cleanly_answers_its_long_polls_and_cl
         assert '"level": "error"' not in log, log[-3000:]
     finally:
         server.stop()
+
+
+DRAIN_PROBE = """
+import json
+from service.serving import Worker
+
+class Log:
+    def __init__(self):
+        self.lines = []
+    def info(self, msg, *a): self.lines.append(("info", msg % a if a else msg))
+    def warning(self, msg, *a): self.lines.append(("warning", msg % a if a else msg))
+    def exception(self, msg, *a): self.lines.append(("exception", msg % a if a else msg))
+
+worker = object.__new__(Worker)
+worker.log, worker._connections = Log(), set()
+worker._drain()                     # stopped while booting: gunicorn has not set worker.wsgi yet
+print(json.dumps(worker.log.lines))
+"""
+
+
+def test_a_worker_stopped_while_booting_has_nothing_to_drain_and_logs_no_error():
+    """SIGTERM may reach a worker before gunicorn has imported the app into it (`wsgi` unset):
+    the drain then has nothing to do. It logged an AttributeError as an error, from every such
+    worker, whenever a server was stopped soon after it started (seen in the test suite's logs).
+    Run in a child process: the worker class imports gevent."""
+    out = subprocess.run([sys.executable, "-c", DRAIN_PROBE], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [["info", "stopping while booting: nothing to drain"]]

@@ -6,12 +6,36 @@ skip on a developer's machine but FAIL in CI (CI=true), where they must run.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 
 import psycopg
 import pytest
 
 from tests.api.conftest import app, client, corsairs_app, corsairs_client  # noqa: F401
+from tests.postgres import live
+
+_STARTED = pytest.StashKey[float]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    item.stash[_STARTED] = time.monotonic()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test's report ends with the last lines of the log of every gunicorn it could
+    have talked to: those still running, and those started since the test began (the logs
+    themselves are removed when the test process exits: tests/postgres/live.py)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    began = item.stash.get(_STARTED, 0.0)
+    for server in live.SERVERS:
+        if server.running or server.started_at >= began:
+            report.sections.append((f"gunicorn at {server.base}: the last lines of its log", server.tail()))
 
 CONNINFO = dict(host="127.0.0.1", port=5432, dbname="test", user="postgres", password="")
 

@@ -3,6 +3,7 @@ cluster that a test may stop and start, and scripted clients that play many game
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import random
@@ -25,6 +26,13 @@ from tests.fakes.http import progressing
 
 ROOT = Path(__file__).resolve().parents[2]
 ARBITER = "arbiter-" + "a" * 40
+
+# The servers' logs: in a folder of this test process's own, removed when it exits (they used to
+# pile up in var/, 25 files a run). A failing test's report carries the last lines of each server
+# it could have talked to (tests/postgres/conftest.py), which is where a post-mortem starts.
+LOG_DIR = Path(tempfile.mkdtemp(prefix="parley-test-gunicorn-"))
+atexit.register(shutil.rmtree, LOG_DIR, ignore_errors=True)
+SERVERS: list[Gunicorn] = []   # every server this process started, oldest first
 
 
 def procfile_web_line() -> str:
@@ -79,12 +87,14 @@ class Gunicorn:
                     "WEB_CONCURRENCY": str(workers), "PARLEY_ARBITER_TOKEN": ARBITER,
                     "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
         self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-        (ROOT / "var").mkdir(exist_ok=True)
-        self.log_path = ROOT / "var" / f"gunicorn-{self.port}.log"  # kept for a post-mortem
+        self.log_path = LOG_DIR / f"gunicorn-{self.port}.log"  # read after stop() by some tests
         self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
 
     def start(self, wait: float = 60) -> Gunicorn:
         self.log = open(self.log_path, "w")  # noqa: SIM115 (the server's, closed in stop())
+        self.started_at = time.monotonic()
+        SERVERS.append(self)
         self.process = subprocess.Popen(["bash", "-c", f"exec {procfile_web_line()}"], cwd=ROOT,
                                         env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
                                         start_new_session=True)
@@ -110,6 +120,17 @@ class Gunicorn:
             return
         stop_group(self.process)
         self.log.close()
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def tail(self, lines: int = 60) -> str:
+        """The last lines of the server's log (for a failing test's report)."""
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError as error:
+            return f"(no log: {error})"
 
 
 class PrivateCluster:
