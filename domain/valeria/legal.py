@@ -166,6 +166,8 @@ def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
 def _reveals(s: ValeriaState, cmd: dict) -> bool:
     if cmd["type"] == "resolve" and any("take_monster" in json.dumps(p["effect"]) for p in s.pending):
         return True  # [BR p.19] a Monster drawn at random
+    if cmd["type"] == "resolve" and any(p.get("then_reveal") for p in s.pending):
+        return True  # VP-47: the next Domain, turned up once the reward is taken
     named = [str(cmd.get("stack", ""))] + [str(x) for x in cmd.get("choice", []) or []]
     return any(x.startswith(("domain_", MIXED)) for x in named)
 

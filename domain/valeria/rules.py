@@ -676,10 +676,13 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
     _took(d, seat, action)
     d.emit("CardGained", seat=seat, stack=stack, card=top, how=action, paid=paid)
     card = s.card(top)
+    # VP-47: [BR p.10] takes the Rewards (step 4) before the next Domain is revealed (step 5); where
+    # the reward can reach a Domain on the Center stacks, the reveal waits for it
+    waits = action == "build" and "immediate" in card and acts_on_domains(card["immediate"])
     if card.get("event"):  # [CS Action Phase] an Exhausted card from the bottom takes its place (VA-27)
         if s.exhausted_pile > 0:
             d.emit("ExhaustedCardPlaced", stack=stack, bottom=True)
-    else:
+    elif not waits:
         _after_taken(d, stack)
     if action == "slay":  # [BR p.9 step 4] the reward
         d.emit("RewardAwaited", seat=seat, source=top, effect=card["reward"])
@@ -688,7 +691,8 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
                 if p["when"] == "slay":
                     d.emit("RewardAwaited", seat=seat, source=dom, effect=p["effect"])
     elif action == "build" and "immediate" in card:  # [BR p.10 step 4]
-        d.emit("RewardAwaited", seat=seat, source=top, effect=card["immediate"])
+        d.emit("RewardAwaited", seat=seat, source=top, effect=card["immediate"],
+               **({"then_reveal": stack} if waits else {}))
     _settle_action(d)
 
 
@@ -822,6 +826,21 @@ def _resolve_pending(d: Draft, seat: int, option, k: int = 0) -> None:
     p = d.s.pending[k]
     d.emit("RewardResolved", seat=seat, source=p["source"], choice=option[0], **({"reward": k} if k else {}))
     _apply(d, seat, option[1], p["source"])
+    if p.get("then_reveal"):  # VP-47: [BR p.10 step 5] the next Domain, once the reward is taken
+        _after_taken(d, p["then_reveal"])
+
+
+def acts_on_domains(effect) -> bool:
+    """Whether a reward can reach a Domain on the Center stacks: banish one, or take one free."""
+    if isinstance(effect, dict):
+        if effect.get("banish") == "domain":
+            return True
+        if isinstance(effect.get("take_card"), dict) and effect["take_card"].get("kind") == "domain":
+            return True
+        return any(acts_on_domains(v) for v in effect.values())
+    if isinstance(effect, list):
+        return any(acts_on_domains(v) for v in effect)
+    return False
 
 
 def _settle_action(d: Draft) -> None:

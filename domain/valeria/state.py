@@ -435,7 +435,8 @@ def _grant_lapsed(s, e):
 
 
 def _reward_awaited(s, e):
-    s.pending.append({"source": e["source"], "effect": e["effect"]})
+    s.pending.append({"source": e["source"], "effect": e["effect"],
+                      **({"then_reveal": e["then_reveal"]} if "then_reveal" in e else {})})   # VP-47
 
 
 def _reward_resolved(s, e):
