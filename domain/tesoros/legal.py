@@ -117,7 +117,8 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
         "events": {"count": "each Event card revealed under the Anchor, or turned face up", "from": "the Event cards",
                    "description": EVENTS}}
     out = {}
-    for cmd in legal_commands(s, seat):
+    legal = legal_commands(s, seat)
+    for cmd in legal:
         kind = cmd["type"]
         if kind in ("move_ship", "discard_card", "equip", "take_treasure", "take_card"):
             continue
@@ -129,7 +130,7 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
         if kind == "claim_treasure":
             need = {"maps": {"count": 1, "from": "the bottom of the Map Deck, while it has cards", "description": MAPS}}
         out[kind] = need
-    _by_command(s, seat, out)
+    _by_command(s, seat, legal, out)
     return out
 
 
@@ -206,12 +207,12 @@ def _counts(s: TesorosState, seat: int, command: dict) -> dict[str, int | None]:
             else plain.taken.get(f, 0) for f in FIELDS_COUNTED}
 
 
-def _by_command(s: TesorosState, seat: int, out: dict) -> None:
+def _by_command(s: TesorosState, seat: int, legal: list[dict], out: dict) -> None:
     """Add `by_command` to the 'drawn' and 'stolen' specs where every legal command's count is
     known (docs/api.md section 7: a legal command it does not list takes none); elsewhere the
     words stay alone. Only the host reads these (TM-1): what it knows of the deck decides it."""
     rows: dict[str, list[dict] | None] = {f: [] for f in FIELDS_COUNTED}
-    for command in legal_commands(s, seat):
+    for command in legal:
         spec = out.get(command["type"], {})
         wanted = [f for f in FIELDS_COUNTED if f in spec and rows[f] is not None]
         if not wanted:

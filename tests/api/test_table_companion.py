@@ -15,7 +15,7 @@ from domain.registry import all_rulesets
 from tests.disputes.games import TABLE_SETUP
 from tests.domain.chrono.table import LAYOUT
 from tests.domain.chrono.test_table_games import announced, turn_up
-from tests.fakes.http import create, progressing
+from tests.fakes.http import bearer, create, progressing
 from tests.playouts.test_league_playouts import sailor
 
 RULESET_IDS = sorted(all_rulesets())
@@ -184,3 +184,17 @@ def test_every_id_a_table_reports_was_nameable_to_the_end_of_the_game(corsairs_c
     if ruleset_id == "tesoros-del-rey-pirata":
         kinds = [getattr(e, "event", {}).get("type") for e in parley.stored_events(UUID(game.id))]
         assert "DiscardReshuffled" in kinds
+
+
+def test_only_the_hosts_table_inputs_carry_tesoros_counts(corsairs_client):
+    """Tesoros' by_command comes from dry runs over what the deck holds (with Chaos, whether an
+    Event may come up): the host's alone (TM-1). A seat is told which fields the host reports
+    and what each carries, never a count found from the deck; a spectator is told nothing."""
+    game = table_game(corsairs_client, "tesoros-del-rey-pirata")
+    host = game.get("/legal-commands", game.host).get_json()["table_inputs"]
+    assert any("by_command" in spec for entry in host for fields in entry["inputs"].values()
+               for spec in fields.values())
+    for auth in (game.seat(0), game.seat(1), bearer(game.created["spectator_token"])):
+        answer = game.get("/legal-commands", auth)
+        assert answer.status_code == 200
+        assert "by_command" not in answer.get_data(as_text=True)

@@ -45,9 +45,7 @@ def test_a_defence_that_cannot_fail_tells_the_steal_too():
     t = Table(names=("A", "B"), hands={0: ["MUT-3", "SAB-1", "CS-2", "LS-2", "MS-2"],
                                        1: ["MUT-2a", "SAB-2", "CS-3", "LS-3", "MS-3"]}).to_phase("action1")
     t.do("A", {"type": "fire_cannons", "target": 1, "die": "MUT-3"})
-    t.state.deck, t.state.discard = [], t.state.discard + t.state.deck   # no die from the deck now
-    t.state.events_left = []
-    t.state.discard = []
+    t.state.deck, t.state.discard, t.state.events_left = [], [], []   # no die from the deck now
     stolen = by_command(t, 1, "defend", "stolen")
     counts = {row["command"]["die"]: row["count"] for row in stolen}
     # every card in B's hand shows 3 or less: the attack (3) succeeds whichever defends, two stolen
