@@ -279,12 +279,18 @@ def test_snapshots_taken_from_the_game_in_hand_equal_those_of_the_game_replayed(
         game_id = parley.create_game(ruleset_id, players, "server").game.id
         rng = random.Random(ruleset_id)
         game = parley.get_game(game_id)
+        # One snapshot for each save whose events reach a multiple of the interval. A server-mode
+        # game's cards are shuffled afresh each run, so how far it goes differs: count, don't guess.
+        due = int(any(v % 3 == 0 for v in range(1, game.version + 1)))
         while game.version < 60 and not game.status.finished:
             seat = rng.choice(game.status.to_move)
+            before = game.version
             parley.execute(game_id, seat, rng.choice(ruleset.legal_commands(game.state, seat)), reporter="host")
             game = parley.get_game(game_id)
+            due += any(v % 3 == 0 for v in range(before + 1, game.version + 1))
         snapshots = list(parley.snapshots.get(game_id))
-        assert len(snapshots) >= 10
+        assert len(snapshots) == due
+        assert len(snapshots) >= 5
         events = parley.stored_events(game_id)
         for snapshot in snapshots:
             replayed = project_game(None, events[:snapshot.originator_version])
