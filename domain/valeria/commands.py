@@ -64,7 +64,8 @@ COMMAND_SCHEMAS = {
     "change_die": _cmd("change_die", "Roll Phase: use a Domain you own to change a die (each Domain once per Roll Phase).",
                        {"domain": _(ID, "the Domain of yours that changes it"),
                         "die": {"enum": [0, 1], "description": "the die, 0 the first"},
-                        "to": {"type": "integer", "minimum": 1, "maximum": 6, "description": "the value it gets"}},
+                        "to": {"type": "integer", "description": "the value it gets; a die shows 1 to 6, and the "
+                                "rules refuse any other (BR p.19, VA-B7)"}},
                        ["domain", "die", "to"]),
     "announce_roll": _cmd("announce_roll", "Roll Phase: announce the result; the Harvest begins."),
     "harvest": _cmd("harvest", "Harvest Phase: resolve one of your activated powers.",

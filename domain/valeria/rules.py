@@ -25,6 +25,7 @@ from .state import FACE_DOWN, ValeriaState, evolve, lowest_copies
 
 SETUP = Section("Game Setup", book="BR", page="5")
 ROLL = Section("Roll Phase", book="BR", page="7")
+DIE_FACES = Section("Card Clarifications: Palace of the Dawn", book="BR", page="19")
 HARVEST = Section("Harvest Phase", book="BR", page="7-8")
 ACTION = Section("Action Phase", book="BR", page="8")
 SLAY = Section("Slay a Monster", book="BR", page="9")
@@ -272,6 +273,11 @@ def change_die(d: Draft, seat: int, cmd: dict) -> None:
         raise Rejected("NO_SUCH_POWER", ROLL, "Only a Domain you own that changes dice can change a die.")
     if cmd["domain"] in s.changers_used:
         raise Rejected("POWER_USED", ROLL, "Each Domain that changes a die may be used once per Roll Phase.")
+    if not 1 <= cmd["to"] <= 6:
+        # [BR p.19] "You may not roll down the die to zero"; a die has no face above 6 (VA-B7).
+        raise Rejected("DIE_OUT_OF_RANGE", DIE_FACES,
+                       "A die may not be changed to zero or below." if cmd["to"] < 1 else
+                       "A die shows 1 to 6: it may not be changed above 6.", ruling="VA-B7")
     if want not in die_changes(s, seat):
         raise Rejected("CHANGE_NOT_ALLOWED", ROLL, "That Domain cannot change that die to that value (a die shows 1 to 6), "
                        "or you do not hold the tokens it costs.", ruling="VA-B7")

@@ -41,6 +41,19 @@ def test_a_seat_never_sees_another_seats_duke_until_the_end(corsairs_client):
     assert game.view(game.seat(0))["state"]["seats"][0]["duke"] == offer[1]
 
 
+def test_a_die_changed_to_zero_is_refused_by_the_rules_not_by_the_schema(corsairs_client):
+    """[BR p.19] forbids rolling a die down to zero: `to: 0` is a well-formed command for the rules
+    to judge (tests/domain/valeria/test_rulebook_examples.py), not one the command schema refuses
+    as INVALID_COMMAND; here the rules refuse it first because the game is still choosing Dukes."""
+    game = create(corsairs_client, ID, players=("Anne", "Ben"))
+    for to in (0, 7):
+        answer = game.send({"type": "change_die", "domain": "palace_of_the_dawn", "die": 0, "to": to},
+                           game.seat(0))
+        assert answer.status_code == 422 and answer.get_json()["code"] != "INVALID_COMMAND", answer.get_json()
+    answer = game.send({"type": "change_die", "domain": "palace_of_the_dawn", "die": 0, "to": "one"}, game.seat(0))
+    assert answer.status_code == 422 and answer.get_json()["code"] == "INVALID_COMMAND"
+
+
 def test_a_whole_game_is_played_over_http_until_a_result(corsairs_client):
     game = create(corsairs_client, ID, players=("Anne", "Ben"))
     rng = random.Random(5)

@@ -195,6 +195,22 @@ def test_a_die_changing_domain_once_per_roll_phase():
     assert of(events, "HarvestBegan")[0]["values"] == [2, 5, 7]
 
 
+def test_a_die_is_never_changed_to_zero_or_above_six():
+    """BR p.19: 'Palace of the Dawn allows you to reduce the value of a die by one. You may not roll
+    down the die to zero.' A well-formed change to 0 (or 7) is a rule refused, naming that rule
+    (VA-B7), not a malformed command."""
+    t = Table().give(0, "palace_of_the_dawn")
+    t.do(0, {"type": "roll_dice", "dice": [1, 6]})
+    refused = t.rejects(0, {"type": "change_die", "domain": "palace_of_the_dawn", "die": 0, "to": 0}, "DIE_OUT_OF_RANGE")
+    assert refused.rule == "BR p.19 Card Clarifications: Palace of the Dawn" and "zero" in refused.detail
+    assert refused.ruling == "VA-B7"
+    refused = t.rejects(0, {"type": "change_die", "domain": "palace_of_the_dawn", "die": 1, "to": 7}, "DIE_OUT_OF_RANGE")
+    assert "above 6" in refused.detail
+    assert not any(c["type"] == "change_die" and c["die"] == 0 for c in R.legal_commands(t.state, 0))
+    t.do(0, {"type": "change_die", "domain": "palace_of_the_dawn", "die": 1, "to": 5})
+    assert t.state.dice == [1, 5]
+
+
 def test_two_actions_then_the_dice_pass_left():
     t = Table()
     t.to_actions()
