@@ -205,7 +205,99 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
                                                       "(none when nothing face down is turned up)",
                                              "from": kinds + ", or the Victory stack a Monster is drawn from at random",
                                              "description": revealed_description(s)}}
+    if any("revealed" in spec for spec in out.values()):
+        _by_command(s, seat, out)
     return out
+
+
+# -- how many cards each command turns up, where the rules know it beforehand --------------------
+# A dry run counts the cards and tokens a command turns face up. What a command does after a
+# reveal never depends on which card came up, but for a Monster Event, whose on_reveal is carried
+# out at once [CS Monster Event Cards] and may turn up more. So a command whose first reveal may
+# be a Monster Event is dry-run once for each Event it may be; one that could reveal an Event
+# later than its first reveal, or that rolls, has no count known beforehand. What is paid (magic
+# standing in, Tomes flipped) turns nothing up, so commands differing only in payment are run
+# once. Checked against what the rules turn up in whole table games (tests/api/test_table_companion.py).
+
+class _Unknown(Exception):
+    """The dry run met something whose count it cannot answer for."""
+
+
+class _Probe:
+    mode = "probe"
+    commitment = None
+
+    def __init__(self, s: ValeriaState, event: str | None):
+        self.s, self.event = s, event
+        self.events: list[str] | None = None   # the Events the first reveal may be, when it may be one
+        self.count = 0
+
+    def pick(self, items, count, supplied, field, where=""):
+        items = list(items)
+        if field != "revealed" or count != 1 or not items:
+            raise _Unknown(field)
+        if not set(items).isdisjoint(self.s.event_pool):   # a Monster Event is turned up
+            if self.count:
+                raise _Unknown("a Monster Event after another reveal")
+            self.events = items
+            got = self.event if self.event in items else items[0]
+        else:
+            got = items[0]
+        self.count += 1
+        return [got]
+
+    def roll(self, count, faces, supplied, field):
+        raise _Unknown(field)
+
+    def reveal(self) -> None:
+        return None   # a game the command would end: no seed to show
+
+
+def _turned_up(s: ValeriaState, seat: int, command: dict, event: str | None = None) -> _Probe | None:
+    from .rules import RULES
+    probe = _Probe(s, event)
+    try:
+        RULES.decide(s, seat, command, probe)
+    except _Unknown:
+        return None
+    return probe
+
+
+def _count(s: ValeriaState, seat: int, command: dict) -> int | None:
+    """How many cards or tokens this command turns face up whatever they are, or None if that varies."""
+    plain = _turned_up(s, seat, command)
+    if plain is None:
+        return None
+    for event in dict.fromkeys(plain.events or []):
+        other = _turned_up(s, seat, command, event)
+        if other is None or other.count != plain.count:
+            return None
+    return plain.count
+
+
+PAYMENT = ("magic", "tomes")
+
+
+def _by_command(s: ValeriaState, seat: int, out: dict) -> None:
+    """Add `by_command` to every 'revealed' spec when every legal command's count is known
+    (docs/api.md section 7: a legal command it does not list turns up none); else the words stay
+    alone. Only the host reads these (TM-1)."""
+    rows: list[dict] = []
+    counted: dict[str, int | None] = {}
+    for command in legal_commands(s, seat):
+        if "revealed" not in out.get(command["type"], {}):
+            continue
+        key = json.dumps({k: v for k, v in command.items() if k not in PAYMENT}, sort_keys=True)
+        if key not in counted:
+            counted[key] = _count(s, seat, command)
+        n = counted[key]
+        if n is None:
+            return
+        if n:
+            rows.append({"command": command, "count": n})
+    for kind, spec in out.items():
+        if "revealed" in spec:
+            spec["revealed"] = {**spec["revealed"], "by_command": [r for r in rows if r["command"]["type"] == kind]}
 
 
 # What each table input carries (the 'description' of its spec; commands.py words the schema's alike).

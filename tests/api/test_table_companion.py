@@ -186,14 +186,23 @@ def test_every_id_a_table_reports_was_nameable_to_the_end_of_the_game(corsairs_c
         assert "DiscardReshuffled" in kinds
 
 
-def test_only_the_hosts_table_inputs_carry_tesoros_counts(corsairs_client):
-    """Tesoros' by_command comes from dry runs over what the deck holds (with Chaos, whether an
-    Event may come up): the host's alone (TM-1). A seat is told which fields the host reports
-    and what each carries, never a count found from the deck; a spectator is told nothing."""
-    game = table_game(corsairs_client, "tesoros-del-rey-pirata")
-    host = game.get("/legal-commands", game.host).get_json()["table_inputs"]
-    assert any("by_command" in spec for entry in host for fields in entry["inputs"].values()
-               for spec in fields.values())
+@pytest.mark.parametrize("ruleset_id", ["tesoros-del-rey-pirata", "valeria-card-kingdoms", "crimson-seas"])
+def test_only_the_hosts_table_inputs_carry_the_counts_of_draws(corsairs_client, ruleset_id):
+    """The counts of what a command draws or turns up (Tesoros' `drawn` and `stolen`, Valeria's
+    `revealed`) come from dry runs over the hidden pools: the host's alone (TM-1). A seat is told
+    which fields the host reports and what each carries, never a count found from a pool; a
+    spectator is told nothing."""
+    ruleset = all_rulesets()[ruleset_id]
+    game = table_game(corsairs_client, ruleset_id)
+    rng = random.Random(4)
+    for _ in range(80):
+        host = game.get("/legal-commands", game.host).get_json()["table_inputs"]
+        if any("by_command" in spec for entry in host for fields in entry["inputs"].values()
+               for spec in fields.values()):
+            break
+        step(game, ruleset, rng)
+    else:
+        raise AssertionError("the host was never told a count")
     for auth in (game.seat(0), game.seat(1), bearer(game.created["spectator_token"])):
         answer = game.get("/legal-commands", auth)
         assert answer.status_code == 200
