@@ -472,6 +472,9 @@ def _walk(s: CorsairsState, start: str, steps: list, allow_back: bool, section: 
                 if here in ("L", "R") and there == here and lane != here:
                     raise Rejected("LANE_BLOCKED", MOVE,
                                    f"Step {i}: your ship is on the {here} side of the island and cannot cross to the other side.")
+                if here in ("L", "R") and there == here:
+                    raise Rejected("NO_LANE_HERE", MOVE, f"Step {i} stays on the {here} side of the island, the "
+                                   "only way on: there is no side to choose, so send no 'lane'.", ruling="CV-P14")
                 raise Rejected("NO_LANE_HERE", MOVE,
                                f"Step {i} does not enter a split section; there is no side to choose.", ruling="CV-P14")
             pos = options[0]
@@ -539,6 +542,12 @@ def jaxn_move(d: Draft, seat: int, command: dict) -> None:
 # -- Phase C: Cannons ---------------------------------------------------------------
 
 def _cannons(s: CorsairsState, section: Section) -> int:
+    """The Cannons still to use this roll. None rolled is not 'already executed': each use of
+    Cannons then refuses as too few, saying how many it needs [Use Your Cannons]."""
+    if not s.count("CANNON"):
+        _phase(s, "actions", section, "execute Cannon dice")
+        _skulls_first(s)
+        return 0
     _group(s, "cannon", section)
     return s.count("CANNON") - s.turn.cannons_spent
 
@@ -684,7 +693,7 @@ def attack_merchant(d: Draft, seat: int, command: dict) -> None:
 
 def hold_fire(d: Draft, seat: int, command: dict) -> None:
     """[Use Your Cannons] attacking is allowed, not required (CV-A9)."""
-    _cannons(d.s, CANNONS)
+    _group(d.s, "cannon", CANNONS)   # with no Cannon rolled there is nothing to hold
     d.emit("DiceExecuted", seat=seat, symbol="cannon", faces=d.s.count("CANNON"))
 
 

@@ -513,7 +513,10 @@ def play_treason(d: Draft, seat: int, command: dict) -> None:
     its printed value, or the value of one more card (hand or Deck) which counts even if lower."""
     s = d.s
     card = command.get("card")
-    if not isinstance(card, str) or card not in s.seats[seat].hand or s.cards[card]["kind"] != "treason":
+    if not isinstance(card, str) or card not in s.seats[seat].hand:
+        raise Rejected("NOT_YOUR_CARD", TREASON, "Play a Treason card (Mutiny or Sabotage) from your hand: "
+                       "that card is not in it.")
+    if s.cards[card]["kind"] != "treason":
         raise Rejected("NOT_A_TREASON_CARD", TREASON, "Play a Treason card (Mutiny or Sabotage) from your hand.")
     target = _other_seat(s, seat, command.get("target"), TREASON)  # TA-44: any other Pirate
     replace = command.get("replace")

@@ -39,6 +39,24 @@ def test_each_symbol_group_is_executed_once_and_all_before_the_turn_ends():
     assert "Grog" in r.detail and "Map" in r.detail and "Cannon" in r.detail
 
 
+def test_using_cannons_with_none_rolled_is_refused_as_too_few_cannons():
+    """[Use Your Cannons] at least 3 Cannons to attack a player: with none rolled, the refusal says
+    how many are needed (as with 1 or 2), not that the Cannons were already executed."""
+    t = Table()
+    t.roll("Kira", ["SILVER", "SILVER", "MAP", "GROG", "GROG"])
+    r = t.rejects("Kira", {"type": "attack_player", "target": 1, "mode": "plunder"}, "NOT_ENOUGH_CANNONS")
+    assert "at least 3 Cannons; you have 0" in r.detail
+
+
+def test_a_lane_named_where_the_ship_keeps_its_side_is_refused_in_those_words():
+    """CV-P14: 'lane' only where a step enters a split section from a square before it; a ship
+    already on one side goes on along it, so a lane named there is refused, saying so."""
+    t = Table().given("Kira", position="3.1L")
+    t.roll("Kira", ["MAP", "SILVER", "SILVER", "GROG", "GROG"])
+    r = t.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "forward", "lane": "L"}]}, "NO_LANE_HERE")
+    assert "stays on the L side" in r.detail and r.ruling == "CV-P14"
+
+
 def test_maps_move_only_forward_without_five_of_a_kind():
     t = Table()
     t.roll("Kira", ["MAP", "MAP", "SILVER", "GROG", "CANNON"])

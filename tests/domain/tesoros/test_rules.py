@@ -192,6 +192,15 @@ def test_treason_targets_another_pirate_anywhere():
     assert t.state.pending == {"kind": "protect", "seat": 1}
 
 
+def test_a_treason_card_not_in_the_hand_is_refused_as_not_yours_and_another_card_as_not_treason():
+    """[Treason and Protection Cards] a Treason card from your hand: a Mutiny still in the deck is not
+    yours to play (as for a die value), and an Equipment card in the hand is no Treason card."""
+    t = Table(names=("A", "B"), hands={0: ["MUT-2a", "SAB-1", "CS-2", "LS-2", "MS-2"]}).to_phase("action1")
+    assert "MUT-5" not in t.state.seats[0].hand
+    t.rejects("A", {"type": "play_treason", "card": "MUT-5", "target": 1}, "NOT_YOUR_CARD")
+    t.rejects("A", {"type": "play_treason", "card": "CS-2", "target": 1}, "NOT_A_TREASON_CARD")
+
+
 def test_the_second_value_counts_even_when_lower():
     t = Table(names=("A", "B"), hands={0: ["MUT-6", "SIREN-a", "CS-2", "LS-2", "MS-2"],
                                        1: ["WTP-2a", "SAB-2", "CS-3", "LS-3", "MS-3"]}).to_phase("action1")
