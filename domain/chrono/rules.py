@@ -373,8 +373,12 @@ def choose_flag(d: Draft, seat: int, command: dict) -> None:
     """[Phase 5] Move your Flag marker to a free position of your choice."""
     s = d.s
     pos = command.get("position")
-    if not isinstance(pos, int) or not 0 <= pos < len(s.seats) or str(pos) in s.priority["placed"]:
-        raise Rejected("POSITION_TAKEN", P5, f"Choose a free Flag position from 0 (highest) to {len(s.seats) - 1}.")
+    if not isinstance(pos, int) or not 0 <= pos < len(s.seats):
+        raise Rejected("NO_SUCH_POSITION", P5, f"There are {len(s.seats)} Flag positions, one per player: choose a free "
+                       f"one from 0 (highest) to {len(s.seats) - 1}.")
+    if str(pos) in s.priority["placed"]:
+        raise Rejected("POSITION_TAKEN", P5, f"Flag position {pos} is taken: choose a free one from 0 (highest) to "
+                       f"{len(s.seats) - 1}.")
     d.emit("FlagChosen", seat=seat, position=pos)
     if len(s.priority["placed"]) == len(s.seats):
         d.emit("PhaseBegan", phase="outfit")

@@ -126,7 +126,8 @@ def moment_of(s: ValeriaState) -> str:
     if s.phase == "roll":
         return "roll" if s.dice is None else "change"
     if s.phase == "harvest":
-        return "thief" if first_items(s) else "harvest"
+        firsts = first_items(s)
+        return ("end_of_roll" if tier(firsts[0]) == 0 else "thief") if firsts else "harvest"
     if s.phase == "action":
         if s.pending:
             return "reward"
@@ -171,6 +172,10 @@ MOMENTS = kit.Moments(of=moment_of, command_words=WORDS, moments={
     "roll": kit.Moment(ROLL, "the active player rolls", {"roll_dice"}, _active),
     "change": kit.Moment(ROLL, "the active player may change dice, then announces the roll",
                          {"change_die", "announce_roll"}, _active),
+    # [CS Roll Phase] the Exekratys offerings for each 6, and the Monster Events' end-of-roll powers
+    # [CS Monster Event Cards], come before any Citizen (VA-18)
+    "end_of_roll": kit.Moment(CS_ROLL, "the active player first resolves the end of the Roll Phase (an offering "
+                              "on Exekratys for each 6 rolled, a Monster Event's power)", {"harvest"}, _thief),
     "thief": kit.Moment(HARVEST, "the Thief acts first", {"harvest"}, _thief),
     "harvest": kit.Moment(HARVEST, "players resolve their activated Citizens", {"harvest"}, _harvesters),
     "reward": kit.Moment(ACTION, "the active player resolves a reward", {"resolve"}, _active),

@@ -259,6 +259,7 @@ def test_the_lowest_time_gems_plus_doubloons_chooses_a_flag_position_first():
     t.rejects(1, {"type": "choose_flag", "position": 0}, "NOT_YOUR_DECISION")
     t.do(0, {"type": "choose_flag", "position": 2})
     t.rejects(1, {"type": "choose_flag", "position": 2}, "POSITION_TAKEN")
+    t.rejects(1, {"type": "choose_flag", "position": 3}, "NO_SUCH_POSITION")   # 3 players: positions 0-2
     t.do(1, {"type": "choose_flag", "position": 0})
     t.do(2, {"type": "choose_flag", "position": 1})
     assert t.state.flag == [1, 2, 0] and t.state.phase == "outfit"

@@ -10,7 +10,7 @@ import pytest
 from domain.chance import TableChance
 from domain.ruleset import InvalidCreation
 from domain.valeria import CRIMSON_SEAS as CS
-from domain.valeria.rules import points
+from domain.valeria.rules import moment, points
 from tests.domain.valeria.table import SeasTable, of
 
 
@@ -139,6 +139,20 @@ def test_sixes_feed_exekratys_one_token_each():
 
 def R_legal(t):
     return CS.legal_commands(t.state, 0)
+
+
+def test_while_the_sixes_feed_exekratys_the_others_are_told_so_not_that_a_thief_acts():
+    """[CS Roll Phase] the offerings come at the end of the Roll Phase, before any Citizen: another
+    player who tries to harvest meanwhile is told that, under that section (the outside audit met
+    'the Thief acts first' here, with no Thief in play)."""
+    t = SeasTable()
+    t.purse(0, gold=5, magic=1)   # a choice of token: the offerings wait for it
+    t.do(0, {"type": "roll_dice", "dice": [6, 6]})
+    t.do(0, {"type": "announce_roll"})
+    refused = t.rejects(1, {"type": "harvest", "item": t.state.items[0]["id"], "choice": []}, "NOT_YOUR_DECISION")
+    assert "Exekratys" in refused.detail and "Thief" not in refused.detail
+    assert refused.rule == "CS Roll Phase"
+    assert "Exekratys" in moment(t.state)
 
 
 def test_sail_to_araby_buys_at_the_slot_prices_and_the_island_slides_down():
