@@ -11,9 +11,11 @@ applies them the same way for every game:
 
 both citing the moment's section; `seat_first` checks the seat before the command. A moment
 may word a refusal its own way (Corsairs' NOT_YOUR_TURN, League's THROWS_DONE): a Refusal,
-data like the rest. Words are templates: {command} is the command in words, {moment} the
-moment's words, and any other name is one of the game's `fields`, computed from the state
-(and the seat refused) only when a refusal or the moment's words name it.
+data like the rest, and may refuse one command it does not allow in words of its own
+(`refusals`: Tesoros' second die value to move, final once assigned: TA-16). Words are
+templates: {command} is the command in words, {moment} the moment's words, and any other name
+is one of the game's `fields`, computed from the state (and the seat refused) only when a
+refusal or the moment's words name it.
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ class Refusal:
     code: str
     detail: str
     section: Section | None = None
+    ruling: str | None = None   # the id in docs/rulings.md, where the refusal is a ruling of ours
 
 
 WRONG_MOMENT = Refusal("WRONG_MOMENT", "You cannot {command} now: {moment}.")
@@ -60,6 +63,7 @@ class Moment:
     wrong_command: Refusal = WRONG_MOMENT
     not_yours: Refusal = NOT_YOUR_DECISION
     seat_first: bool = False
+    refusals: Mapping[str, Refusal] = field(default_factory=dict)   # by command, instead of wrong_command
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "commands", frozenset(self.commands))
@@ -106,11 +110,12 @@ class Moments:
             refusal = check(self, moment, state, seat, kind)
             if refusal is not None:
                 words = _Words(self, state, seat, kind)
-                raise Rejected(refusal.code, refusal.section or moment.section, refusal.detail.format_map(words))
+                raise Rejected(refusal.code, refusal.section or moment.section, refusal.detail.format_map(words),
+                               ruling=refusal.ruling)
 
 
 def _check_command(moments: Moments, moment: Moment, state: Any, seat: int, kind: str) -> Refusal | None:
-    return None if kind in moment.commands else moment.wrong_command
+    return None if kind in moment.commands else moment.refusals.get(kind, moment.wrong_command)
 
 
 def _check_seat(moments: Moments, moment: Moment, state: Any, seat: int, kind: str) -> Refusal | None:

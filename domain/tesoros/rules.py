@@ -769,7 +769,11 @@ MOMENTS = kit.Moments(of=moment_of, command_words=WORDS, moments={
     "draw": _phase(TURN, "draws a card (phase 1)", {"draw_card", "peek_deck"}),
     "action1": _phase(TURN, "chooses an action (phase 2)", ACTIONS),
     "move": _phase(MOVEMENT, "assigns a die value to move the Ship (phase 3)", {"assign_move_die"}),
-    "sail": _phase(MOVEMENT, "moves the Ship (phase 3)", {"move_ship"}),
+    "sail": kit.Moment(MOVEMENT, "{active} moves the Ship (phase 3)", {"move_ship"}, _active, refusals={
+        "assign_move_die": kit.Refusal(
+            "DIE_VALUE_FINAL", "A die value is already assigned to move this turn, and an assigned die value is "
+            "final: move the Ship, up to that many squares. The free 5 of Compass & Sextant is final too: no card "
+            "replaces it.", EQUIPMENT, ruling="TA-16")}),
     "action2": _phase(TURN, "chooses an action (phase 4)", ACTIONS),
     "discard": _phase(TURN, "discards down to the hand limit of 8", {"discard_card"}),
     "over": kit.Moment(TURN, "the game is over"),

@@ -128,6 +128,20 @@ def test_a_free_5_needs_compass_and_sextant_to_move_and_cannons_and_pistols_only
     t.rejects("B", {"type": "defend", "die": "free5"}, "NO_FREE_FIVE")  # never when defending
 
 
+def test_the_free_5_to_move_is_final_no_card_replaces_it():
+    """TA-16, [Equipment Cards] 'Any assigned die value is final': once the free 5 of Compass &
+    Sextant is assigned, a card sent for the movement is refused with that rule and ruling, not
+    only as the wrong moment; so is a second card after a card."""
+    t = Table(names=("A", "B"), hands={0: ["MUT-4", "SAB-1", "CS-2", "LS-2", "MS-2"]}).equip_now(0, "CS-4").to_phase("move")
+    t.do("A", {"type": "assign_move_die", "die": "free5"})
+    refused = t.rejects("A", {"type": "assign_move_die", "die": "MUT-4"}, "DIE_VALUE_FINAL")
+    assert refused.ruling == "TA-16" and refused.rule == "Equipment Cards" and "final" in refused.detail
+    t.rejects("A", {"type": "draw_card"}, "WRONG_MOMENT")   # any other command: the moment's words
+    t = Table(names=("A", "B"), hands={0: ["MUT-4", "SAB-1", "CS-2", "LS-2", "MS-2"]}).to_phase("move")
+    t.do("A", {"type": "assign_move_die", "die": "MUT-4"})
+    t.rejects("A", {"type": "assign_move_die", "die": "SAB-1"}, "DIE_VALUE_FINAL")
+
+
 def test_machetes_and_swords_add_one_to_a_duel_attack_but_never_to_the_defence():
     t = Table(names=("A", "B"), hands={0: ["MUT-4", "SAB-1", "CS-2", "LS-2", "MS-2"],
                                        1: ["MUT-5", "SAB-2", "CS-3", "LS-3", "MS-3"]})
