@@ -22,7 +22,8 @@ from tests.fakes import hoard
 
 RULESETS = all_rulesets()
 GATE_CODES = {"GAME_OVER", "UNKNOWN_COMMAND", "NO_SUCH_SEAT", "WRONG_MOMENT", "NOT_YOUR_DECISION", "THROWS_DONE",
-              "NOT_YOUR_TURN", "DECISION_PENDING", "NO_DECISION_PENDING"}
+              "NOT_YOUR_TURN", "DECISION_PENDING", "NO_DECISION_PENDING",
+              "DIE_VALUE_FINAL"}   # Tesoros: a moment's own refusal of one command (TA-16)
 
 
 def _answer(call):
