@@ -276,7 +276,8 @@ def nothing_hidden(state, seat, rng):
 def with_defaults(options: dict, schema: dict) -> dict:
     out = dict(options)
     for k, spec in schema["properties"].items():
-        out.setdefault(k, spec["default"])
+        if "default" in spec:   # an option without one is absent unless sent (Valeria's preselected Events)
+            out.setdefault(k, spec["default"])
     return out
 
 

@@ -83,6 +83,14 @@ MONSTER_EVENTS = Variant("Monster Events", kit.Section("Monster Event Cards", bo
                          {"expansions": ["monster_events"]}, 2, 5,
                          "Crimson Seas' Monster Events on the base game, without the rest of the expansion: one a "
                          "player on the Exhausted stack, turned up when a Center stack empties.")
+PRESELECTED = ("A Monster Event you would like to play with, preselected as one of those shuffled onto the "
+               "Exhausted stack (any of the game's, one a player at most): certainly set out, the rest drawn as usual "
+               "(VP-48).")
+PRESELECTED_EVENTS = Variant("Preselected Monster Events", kit.Section("Monster Event Cards", book="CS"),
+                             {"expansions": ["monster_events"], "monster_events_preselected": ["leviathan"]}, 2, 5,
+                             PRESELECTED)
+CS_PRESELECTED_EVENTS = Variant("Preselected Monster Events", kit.Section("Monster Event Cards", book="CS"),
+                                {"monster_events_preselected": ["leviathan"]}, 2, 5, PRESELECTED)
 
 RULESET = kit.ruleset(
     id=_setup.RULESET_ID,
@@ -95,7 +103,7 @@ RULESET = kit.ruleset(
             "out or enough stacks are exhausted wins. One player plays the Solo Variant against the Dark Lord.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
     command_schemas={**COMMAND_SCHEMAS, **SOLO_COMMAND_SCHEMAS},
-    variants=(FIVE_PLAYERS, SOLO, MIXED_CITIZENS, MONSTER_EVENTS),
+    variants=(FIVE_PLAYERS, SOLO, MIXED_CITIZENS, MONSTER_EVENTS, PRESELECTED_EVENTS),
     setup=_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )
 
@@ -115,6 +123,6 @@ CRIMSON_SEAS = kit.ruleset(
             "and Monster Events waiting on the Exhausted stack.",
     table_setup_schema=_setup.CS_TABLE_SETUP_SCHEMA,
     command_schemas=CS_COMMAND_SCHEMAS,
-    variants=(FIVE_PLAYERS, MIXED_CITIZENS),  # mixed Citizens with Crimson Seas: docs/rulings.md
+    variants=(FIVE_PLAYERS, MIXED_CITIZENS, CS_PRESELECTED_EVENTS),  # mixed Citizens with Crimson Seas: docs/rulings.md
     setup=_cs_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
 )

@@ -494,13 +494,34 @@ def _after_taken(d: Draft, stack: str) -> None:
         return
     if s.events_on_top > 0:
         # [CS Action Phase] the top card of the Exhausted stack is a Monster Event: face up, it may be slain
-        ev = d.reveal(s.event_pool, f"the Monster Event turned face up on {stack}: one of nameable.monster_events")
+        ev = d.reveal(face_down_events(s, d.chance.mode == "server"),
+                      f"the Monster Event turned face up on {stack}: one of nameable.monster_events")
         d.emit("EventRevealed", stack=stack, card=ev)
         on_reveal = s.card(ev).get("on_reveal")
         if on_reveal:  # VA-19: the active player carries it out
             _apply(d, s.active, options(s, s.active, on_reveal, self_card=ev)[0][1], ev)
     elif stack not in s.exhausted:
         d.emit("StackExhausted", stack=stack, card_placed=s.exhausted_pile > 0)
+
+
+def face_down_events(s: ValeriaState, weighted: bool = False) -> list[str]:
+    """The Monster Events the next one turned up may be. The state holds no split between those set
+    out and those boxed (VP-1): any of the pool, each as likely. But an Event preselected
+    [CS Monster Event Cards, Setup] is certainly set out (VP-48): while it is face down, it is the
+    next one with chance 1 in `events_on_top`, and the rest of that chance falls evenly on the
+    others. weighted: each Event repeated in proportion to that chance, for one even draw (the
+    server's); else each Event that may come up, once (what a table may name)."""
+    chosen = [e for e in s.options.get("monster_events_preselected") or [] if e in s.event_pool]
+    if not chosen:
+        return list(s.event_pool)
+    others = [e for e in s.event_pool if e not in chosen]
+    unknown = s.events_on_top - len(chosen)   # face down, not preselected: which is not known
+    if unknown <= 0 or not others:
+        return chosen
+    if not weighted:
+        return sorted(chosen + others)
+    # P(a preselected one) = 1/on_top; P(another) = unknown/(on_top * len(others))
+    return sorted(chosen * len(others) + others * unknown)
 
 
 def _reveal_citizen(d: Draft, stack: str) -> str:

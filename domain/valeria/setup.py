@@ -53,6 +53,13 @@ OPTIONS_SCHEMA = {
                                       "rest of the expansion [CS Monster Event Cards] (VP-43); in crimson-seas "
                                       "['crimson_seas'] and 'monster_events' change nothing (they are in it); any other "
                                       "expansion is refused"},
+        "monster_events_preselected": {
+            "type": "array", "items": {"type": "string", "maxLength": 41}, "maxItems": 5, "uniqueItems": True,
+            "description": "[CS Monster Event Cards, Setup] 'If there is a specific Monster Event card that you would "
+                           "like to play with, you may preselect it as one of the Monster Event cards to shuffle and "
+                           "place onto the Exhausted card stack': the Monster Events certainly among those set out face "
+                           "down, at most one per player; the rest are drawn at random as usual. Only with the Monster "
+                           "Events (Crimson Seas, or expansions ['monster_events']). Not sent: none (VP-48)"},
         "edition": {"type": "string", "maxLength": 30, "default": "first",
                     "description": "refused unless 'first': the second edition is not supported"},
         "variant": {"anyOf": [{"type": "string", "maxLength": 30},
@@ -354,6 +361,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
             content = _played_with_events(content, problems)
         types = [] if mixed else _citizen_types(content, opts, problems)
         areas = _areas(content, opts, problems)
+        problems += _preselected_problems(cs, opts, content, n)
     t = table_setup or {}
     _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts))
     if problems:
@@ -427,6 +435,28 @@ def _option_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
         problems.append(f"options.first_player: there is no seat {opts['first_player']} among {n} players")
     if n == 5 and len(content["domains"]) < 20:
         problems.append("content.domains: 5 stacks of 4 at 5 players need at least 20 Domains [BR p.16]")
+    return problems
+
+
+def _preselected_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
+    """[CS Monster Event Cards, Setup] Monster Events preselected: the game's own, and no more than
+    are set out, one per player (VP-48)."""
+    chosen = opts.get("monster_events_preselected")
+    if chosen is None:
+        return []
+    if not (cs or MONSTER_EVENTS in opts["expansions"]):
+        return ["options.monster_events_preselected: Monster Events are preselected only where they are played: "
+                "in Crimson Seas, or with options.expansions ['monster_events'] [CS Monster Event Cards]"]
+    events = sorted(e["id"] for e in (content["crimson_seas"]["monster_events"] if cs else content["monster_events"]))
+    problems = []
+    unknown = [x for x in chosen if x not in events]
+    if unknown:
+        problems.append(f"options.monster_events_preselected: {unknown} are not among this game's Monster Events "
+                        f"{events} [CS Monster Event Cards]")
+    most = min(n, len(events))
+    if len(chosen) > most:
+        problems.append(f"options.monster_events_preselected: 1 Monster Event per player is set out, {most} in all: "
+                        f"{len(chosen)} cannot be preselected [CS Monster Event Cards] (VP-48)")
     return problems
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from .. import kit
 from ..ruleset import ARBITER
 from .effects import asks
-from .rules import moment, points, to_move
+from .rules import face_down_events, moment, points, to_move
 from .solo import columns
 from .state import FACE_DOWN, MIXED, SoloState, ValeriaState
 
@@ -117,7 +117,8 @@ def pools(s: ValeriaState) -> dict:
         held.update(supplies)
         named.update(supplies)
     if s.events_on:
-        held["monster_events"] = named["monster_events"] = list(s.event_pool)
+        held["monster_events"] = list(s.event_pool)
+        named["monster_events"] = face_down_events(s)   # only those preselected, once they are all that is left (VP-48)
     for stack, pile in s.citizens.items():
         if stack.startswith(MIXED) and FACE_DOWN in pile:
             named[stack] = sorted({kit.printed_id(c) for c in s.citizen_pool(stack)})

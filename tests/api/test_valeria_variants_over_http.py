@@ -111,3 +111,22 @@ def test_a_seats_dry_run_turns_up_a_citizen_from_fresh_randomness_not_the_games(
         drawn |= {e["event"]["card"].split("#")[0] for e in answer.get_json()["events"]
                   if e["event"]["type"] == "CitizenRevealed"}
     assert drawn == {"monk", "cleric"} and game.view()["version"] == before
+
+
+def test_a_game_with_a_preselected_monster_event_turns_it_up_and_the_option_is_offered(corsairs_client):
+    """[CS Monster Event Cards, Setup] 'you may preselect it' (VP-48): offered in the options schema,
+    refused where no Monster Events are played, and the Event preselected in a two-player game
+    whose two Events are both chosen is among those turned up."""
+    schema = corsairs_client.get(f"/rulesets/{ID}").get_json()["options_schema"]["properties"]
+    assert "monster_events_preselected" in schema and "VP-48" in schema["monster_events_preselected"]["description"]
+    refused = corsairs_client.post("/games", json={"ruleset": ID, "players": [{"name": "Anne"}, {"name": "Ben"}],
+                                                   "options": {"monster_events_preselected": ["leviathan"]}})
+    assert refused.status_code == 422 and "only where they are played" in str(refused.get_json())
+    game = create(corsairs_client, ID, players=("Anne", "Ben"),
+                  options={**EVENTS, "monster_events_preselected": ["leviathan", "giants"]})
+    for _ in range(40):
+        produced = [e for e in game.all_events(game.seat(0)) if e["event"]["type"] == "EventRevealed"]
+        if len(produced) == 2:
+            break
+        play(game, random.Random(len(produced)), 100)
+    assert sorted(e["event"]["card"] for e in produced) == ["giants", "leviathan"]

@@ -5,14 +5,15 @@ Card values are the Crimson Seas reference content's (invented)."""
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 import pytest
 
 from domain.chance import ServerChance, TableChance
-from domain.ruleset import InvalidCreation
+from domain.ruleset import ARBITER, InvalidCreation
 from domain.valeria import CRIMSON_SEAS as CS
 from domain.valeria import RULESET as R
-from domain.valeria.rules import end_conditions, points, price
+from domain.valeria.rules import end_conditions, face_down_events, points, price
 from tests.domain.valeria.table import SeasTable, Table, of
 
 EVENTS = {"expansions": ["monster_events"]}
@@ -199,3 +200,71 @@ def test_crimson_seas_content_carries_its_events_in_its_own_section_and_names_th
     with pytest.raises(InvalidCreation) as info:
         R.setup(["A", "B"], {"expansions": ["monster_events", "monster_events"]}, None, TableChance(), None)
     assert any("cannot be added" in p for p in info.value.problems)
+
+
+# -- [CS Monster Event Cards, Setup] 'you may preselect it' (VP-48) -------------------------------
+
+def _set_out(options, players=3, seed="ab" * 32):
+    events = R.setup(["A", "B", "C", "D", "E"][:players], {**EVENTS, **options}, None, ServerChance(seed, 0), None)
+    s = R.initial_state()
+    for e in events:
+        s = R.evolve(s, e)
+    return s
+
+
+def _turn_up_all(s, seed) -> list[str]:
+    """Every face-down Monster Event turned up in turn by the server's draw, as the rules draw it."""
+    chance, got = ServerChance(seed, 0), []
+    while s.events_on_top:
+        card = chance.pick(face_down_events(s, weighted=True), 1, None, "revealed")[0]
+        got.append(card)
+        s.event_pool.remove(card)
+        s.events_on_top -= 1
+    return got
+
+
+def test_a_preselected_monster_event_is_always_among_those_set_out_and_the_rest_are_drawn_as_usual():
+    """VP-48: 3 players set out 3 of the 6 Events; the Leviathan, preselected, turns up in every game,
+    and the other two are any of the other five."""
+    others = Counter()
+    for k in range(120):
+        got = _turn_up_all(_set_out({"monster_events_preselected": ["leviathan"]}), f"{k:064x}")
+        assert len(got) == 3 and "leviathan" in got and len(set(got)) == 3
+        others.update(x for x in got if x != "leviathan")
+    assert set(others) == set(SIX) - {"leviathan"}
+    plain = {x for k in range(60) for x in _turn_up_all(_set_out({}), f"{k:064x}")}
+    assert plain == set(SIX)
+
+
+def test_once_only_preselected_events_can_be_face_down_a_table_may_name_only_them():
+    t = EventsTable(players=2, options={"monster_events_preselected": ["ghost_ship", "leviathan"]})
+    assert sorted(face_down_events(t.state)) == ["ghost_ship", "leviathan"]   # 2 set out, both chosen
+    assert R.view(t.state, ARBITER)["nameable"]["monster_events"] == ["ghost_ship", "leviathan"]
+    del t.state.citizens["monk"][1:]
+    t.to_actions()
+    t.purse(0, gold=9)
+    refused = t.rejects(0, {"type": "recruit", "stack": "monk", "revealed": ["giants"]}, "TABLE_OUTCOME_INVALID")
+    assert "giants" in refused.detail
+    t.do(0, {"type": "recruit", "stack": "monk", "revealed": ["leviathan"]})
+    assert face_down_events(t.state) == ["ghost_ship"]
+    t = EventsTable(players=3, options={"monster_events_preselected": ["leviathan"]})
+    assert face_down_events(t.state) == SIX   # 3 set out, 1 chosen: any of the six may be next
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"monster_events_preselected": ["kraken"]}, "['kraken'] are not among this game's Monster Events"),
+    ({"monster_events_preselected": ["leviathan", "giants", "devourer"]}, "3 cannot be preselected"),
+])
+def test_preselected_monster_events_must_be_the_games_and_no_more_than_are_set_out(options, words):
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], {**EVENTS, **options}, None, ServerChance("cd" * 32, 0), None)
+    assert any(words in p for p in info.value.problems), info.value.problems
+
+
+def test_events_are_preselected_only_where_they_are_played_and_the_option_is_kept_only_when_sent():
+    with pytest.raises(InvalidCreation) as info:
+        R.setup(["A", "B"], {"monster_events_preselected": ["leviathan"]}, None, ServerChance("cd" * 32, 0), None)
+    assert any("only where they are played" in p for p in info.value.problems)
+    events = CS.setup(["A", "B"], {"monster_events_preselected": ["leviathan"]}, None, ServerChance("cd" * 32, 0), None)
+    assert events[0]["options"]["monster_events_preselected"] == ["leviathan"]
+    assert "monster_events_preselected" not in R.setup(["A", "B"], EVENTS, None, ServerChance("cd" * 32, 0), None)[0]["options"]
