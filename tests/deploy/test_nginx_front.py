@@ -41,7 +41,7 @@ class Front:
         self.dir = Path(tempfile.mkdtemp(prefix="parley-front-"))
         self.env = {**os.environ, "PORT": str(self.port), "UPSTREAM_PORT": str(self.upstream),
                     "HOST": "127.0.0.1", "SQLITE_DBNAME": str(self.dir / "parley.sqlite"),
-                    "WEB_CONCURRENCY": "1", **(env or {})}
+                    "WEB_CONCURRENCY": "1", "PARLEY_FRONT_DIR": str(self.dir / "nginx"), **(env or {})}
         for name in ("PERSISTENCE_MODULE", "PROMETHEUS_MULTIPROC_DIR"):
             self.env.pop(name, None)
         self.log = self.dir / "front.log"

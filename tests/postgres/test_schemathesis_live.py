@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,15 @@ pytestmark = pytest.mark.slow
 
 
 def run_live(*args: str, timeout: int = 240) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.run([str(ROOT / "scripts" / "schemathesis-live"), *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    """The script, its gunicorn log in a temporary directory (printed if the run fails)."""
+    with tempfile.TemporaryDirectory(prefix="parley-schemathesis-") as tmp:
+        log = Path(tmp) / "gunicorn.log"
+        env = {**os.environ, "NO_COLOR": "1", "PARLEY_SCHEMATHESIS_LOG": str(log)}
+        done = subprocess.run([str(ROOT / "scripts" / "schemathesis-live"), *args], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+        if done.returncode and log.exists():
+            done.stdout += "\n--- gunicorn's log (last 3000 characters) ---\n" + log.read_text()[-3000:]
+        return done
 
 
 def summary(output: str) -> dict:
