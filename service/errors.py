@@ -112,14 +112,20 @@ def problem_response(status: int, detail: str, code: str | None = None,
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
     """A whole HTTP/1.1 response carrying a problem, for the HTTP server's own refusals (the
-    request never reached Flask, so its path is unknown: instance is empty)."""
+    request never reached Flask, so its path is unknown: instance is empty). It carries what
+    every answer of Parley's carries (docs/api.md): no-store, the security headers, and a
+    request id, a new one, since the request's own headers were not read."""
     import json
+    import uuid
+
+    from service import security_headers
 
     code = CODES.get(status, "MALFORMED_REQUEST" if status == 400 else "ERROR")
     body = json.dumps({"type": TYPE_BASE + code.lower().replace("_", "-"), "title": reason,
                        "status": status, "detail": detail, "instance": "", "code": code}).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_JSON}\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n")
+    headers = {"Connection": "close", "Content-Type": PROBLEM_JSON, "Content-Length": str(len(body)),
+               **security_headers(public=False, page=False), "X-Request-ID": uuid.uuid4().hex}
+    head = f"HTTP/1.1 {status} {reason}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
     return head.encode("latin-1") + body
 
 

@@ -73,3 +73,18 @@ def test_an_events_cursor_past_any_bigint_is_an_empty_page_on_postgres(server): 
         page = requests.get(f"{server.base}/games/{created['id']}/events", params={"after": after},
                             headers=bearer(created["host_token"]), timeout=30)
         assert page.status_code == 200 and page.json() == {"events": [], "next": None}, page.text
+
+
+def test_the_http_servers_own_refusals_carry_the_headers_every_answer_carries(server):  # noqa: F811
+    """docs/api.md: every answer, errors included, is no-store, carries the security headers and a
+    request id. gunicorn's own 414 and 431 are written by service/errors.py problem_bytes, which
+    the outside audit found without them."""
+    for params, headers, status in (({"player": "a" * 5000}, {}, 414), ({}, {"X-Big": "b" * 9000}, 431)):
+        answer = requests.get(f"{server.base}/games", params=params, headers=headers, timeout=30)
+        assert answer.status_code == status, answer.text
+        assert answer.headers["Content-Type"] == "application/problem+json"
+        assert answer.headers["Cache-Control"] == "no-store"
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+        assert "default-src 'none'" in answer.headers["Content-Security-Policy"]
+        assert len(answer.headers["X-Request-ID"]) == 32
