@@ -57,6 +57,7 @@ SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "A Parley game export (parley-export/1)",
     "type": "object",
+    "additionalProperties": False,   # a member a verifier would not look at is no part of a valid export
     "required": ["format", "creation", "setup", "commands"],
     "properties": {
         "format": {"type": "string", "enum": [FORMAT]},

@@ -167,6 +167,8 @@ MALFORMED: dict[str, Malformed] = {
     "exported for nobody": Malformed(edit(setitem(the("exported_for"), "me")), "$.exported_for"),
     "an export version that is a string": Malformed(edit(setitem(the("version"), "22")), "$.version", "integer"),
     "a member the format does not have": Malformed(edit(setitem(the("setup", 0, "extra"), 1)), "$.setup[0]", "extra"),
+    # at the top too: a verdict of 'valid' must not pass for one on a member no verifier read
+    "a top-level member the format does not have": Malformed(edit(setitem(the("winner"), 0)), "$", "winner"),
     # versions that cannot be versions
     "a version that is a float": Malformed(edit(setitem(the("setup", 0, "version"), 2.0)), "$.setup[0].version", "integer"),
     "a version that is a boolean": Malformed(edit(setitem(the("setup", 0, "version"), True)), "$.setup[0].version", "integer"),
