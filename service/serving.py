@@ -173,7 +173,11 @@ class DeadlineSocket:
 def offload(work: Callable[..., T], *args, **kwargs) -> T:
     """work(*args, **kwargs), in a native thread when this process runs gevent (the Procfile's
     server), so the CPU it holds does not stop this worker's other connections; directly
-    otherwise (tests, the Flask dev server, a threaded worker)."""
+    otherwise (tests, the Flask dev server, a threaded worker).
+
+    What the work raises is raised here, in the caller, as if it had run here: handed back by
+    the thread, not raised in it, where gevent's hub would print its traceback to stderr (not
+    JSON, about 15 lines for every malformed export sent to /verifications)."""
     try:
         from gevent import monkey
     except ImportError:  # gevent not installed: nothing to hand over to
@@ -182,7 +186,26 @@ def offload(work: Callable[..., T], *args, **kwargs) -> T:
         return work(*args, **kwargs)
     import gevent
 
-    return gevent.get_hub().threadpool.apply(work, args, kwargs)
+    outcome = gevent.get_hub().threadpool.apply(_outcome, (work, args, kwargs))
+    if isinstance(outcome, _Raised):
+        raise outcome.error
+    return outcome
+
+
+class _Raised:
+    """What offloaded work raised, handed back to the caller."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+
+def _outcome(work: Callable[..., T], args: tuple, kwargs: dict) -> T | _Raised:
+    try:
+        return work(*args, **kwargs)
+    except Exception as error:
+        return _Raised(error)
 
 
 @functools.cache

@@ -145,6 +145,24 @@ print(inline, offload(threading.get_native_id) != threading.get_native_id())
     assert out.stdout.split() == ["True", "True"], out.stderr
 
 
+def test_what_offloaded_work_raises_is_raised_in_the_caller_and_nothing_is_printed():
+    """Under gevent the work's exception reaches the caller (a malformed export's 400), and the
+    hub prints no traceback: every line a worker writes is JSON (deploy/gunicorn.conf.py)."""
+    script = """
+from gevent import monkey
+monkey.patch_all()
+from disputes.export import MalformedExport, check
+from service.serving import offload
+try:
+    offload(check, {})
+except MalformedExport as error:
+    print("raised", len(error.problems) > 0)
+"""
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["raised", "True"], out.stderr
+    assert out.stderr == "", out.stderr
+
+
 # -- the Procfile's server --------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
