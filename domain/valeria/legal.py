@@ -9,6 +9,7 @@ import json
 from collections import Counter
 from itertools import combinations
 
+from ..ruleset import Rejected
 from .effects import RESOURCES, options
 from .rules import (
     ACTIONS,
@@ -189,7 +190,8 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
     out: dict[str, dict] = {}
     kinds = "the face-down Domains" + (", the face-down Citizens of the mixed stacks (by type)" if _mixed(s) else "") \
         + (", the Monster Events" if s.events_on else "") + (", the Goods and Tomes supplies and Noble deck" if s.cs else "")
-    for cmd in legal_commands(s, seat):
+    legal = legal_commands(s, seat)
+    for cmd in legal:
         if s.solo and cmd["type"] in SOLO_REVEALING:
             out[cmd["type"]] = {"revealed": {"count": "each Domain turned face up by this command, in order (none when "
                                                       "nothing face down is turned up)",
@@ -206,7 +208,7 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
                                              "from": kinds + ", or the Victory stack a Monster is drawn from at random",
                                              "description": revealed_description(s)}}
     if any("revealed" in spec for spec in out.values()):
-        _by_command(s, seat, out)
+        _by_command(s, seat, legal, out)
     return out
 
 
@@ -258,7 +260,7 @@ def _turned_up(s: ValeriaState, seat: int, command: dict, event: str | None = No
     probe = _Probe(s, event)
     try:
         RULES.decide(s, seat, command, probe)
-    except _Unknown:
+    except (_Unknown, Rejected):   # a legal command is never refused; if one were, its count is not told
         return None
     return probe
 
@@ -278,13 +280,13 @@ def _count(s: ValeriaState, seat: int, command: dict) -> int | None:
 PAYMENT = ("magic", "tomes")
 
 
-def _by_command(s: ValeriaState, seat: int, out: dict) -> None:
+def _by_command(s: ValeriaState, seat: int, legal: list[dict], out: dict) -> None:
     """Add `by_command` to every 'revealed' spec when every legal command's count is known
     (docs/api.md section 7: a legal command it does not list turns up none); else the words stay
     alone. Only the host reads these (TM-1)."""
     rows: list[dict] = []
     counted: dict[str, int | None] = {}
-    for command in legal_commands(s, seat):
+    for command in legal:
         if "revealed" not in out.get(command["type"], {}):
             continue
         key = json.dumps({k: v for k, v in command.items() if k not in PAYMENT}, sort_keys=True)
