@@ -280,22 +280,28 @@ def test_tesoros_server_dry_run_draws_never_show_the_real_deck(corsairs_client):
 
 # -- Valeria and Crimson Seas: the kept Duke, all game long -------------------------------
 
-@pytest.mark.parametrize("ruleset", [VALERIA, SEAS])
-def test_valeria_a_kept_duke_shows_nowhere_at_any_point_of_a_game(seas_app, seeds, ruleset):
+PRESELECTED = {"expansions": ["monster_events"], "monster_events_preselected": ["leviathan"]}   # VP-48
+
+
+@pytest.mark.parametrize("ruleset, options", [(VALERIA, None), (SEAS, None), (VALERIA, PRESELECTED)],
+                         ids=["valeria", "crimson-seas", "valeria-preselected-events"])
+def test_valeria_a_kept_duke_shows_nowhere_at_any_point_of_a_game(seas_app, seeds, ruleset, options):
     """[BR p.15] "Your Duke is kept secret during the game": with the same deal, Anne keeps
     one Duke in one twin and the other in the other; the twins are then played on alike, and
-    Ben's every answer is compared at points all through the game."""
+    Ben's every answer is compared at points all through the game (with the Monster Events, one
+    of them preselected, too: their draws and answers are compared alike)."""
     client = seas_app.test_client()
-    one, other = twins(client, seeds, ruleset, "server")
+    one, other = twins(client, seeds, ruleset, "server", **({"options": options} if options else {}))
     offer = one.view(one.seat(0))["state"]["seats"][0]["duke_offer"]
     for game, duke in ((one, offer[0]), (other, offer[1])):
         assert game.send({"type": "keep_duke", "duke": duke}, game.seat(0)).status_code == 200
     rng = random.Random(3)
     compared = 0
+    every = 60 if options is None else 30   # the Monster Events' stacks end the game sooner
     for step in range(200):
         if one.view()["status"] == "finished":
             break
-        if step % 60 == 5:
+        if step % every == 5:
             assert_same_everywhere(one, other, 1, [{"type": "keep_duke", "duke": offer[0]}], seeds, most=30)
             compared += 1
         command = duke_of_valeria(rng, one.legal())
@@ -303,6 +309,8 @@ def test_valeria_a_kept_duke_shows_nowhere_at_any_point_of_a_game(seas_app, seed
             response = game.send(command)
             assert response.status_code == 200, (command, response.get_json())
     assert compared >= 3
+    if options:   # the preselected Event's draws were among what was compared
+        assert any(e["event"]["type"] == "EventRevealed" for e in one.all_events(one.host))
 
 
 @pytest.fixture
