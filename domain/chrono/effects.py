@@ -323,11 +323,11 @@ def _move_options(s, f, n, prog) -> list[dict]:
 
 
 def _move_all_options(s, f, n) -> list[dict]:
+    """A source is a space the selector's `at` names (Broadside: one holding your Officer) with
+    pirates it names there; every one of them goes to one destination."""
     who = n["who"]
     out = []
-    for src in places(s):
-        if not pirates(s, f, {**who, "at": {"id": src}}):
-            continue
+    for src in _move_all_sources(s, f, who):
         g = {**f, "vars": {**f["vars"], "source": src}}
         dests = spaces(s, g, n["to"])
         if n.get("adjacency", "adjacent") == "adjacent":
@@ -335,6 +335,11 @@ def _move_all_options(s, f, n) -> list[dict]:
             dests = [d for d in dests if d in near]
         out += [{"from": src, "to": d} for d in dests if d != src]
     return out
+
+
+def _move_all_sources(s: ChronoState, f: dict, who: dict) -> list[str]:
+    """The spaces moveAll may empty: those the selector's `at` names that hold a pirate it names."""
+    return [src for src in spaces(s, f, who.get("at", "board")) if pirates(s, f, {**who, "at": {"id": src}})]
 
 
 def actor(s: ChronoState) -> int | None:

@@ -116,6 +116,18 @@ def test_move_all_is_all_or_nothing():
     assert t.pieces(1) == {HARBOR: 2, "E3": 3, MAT: 6} and t.pieces(1, "officer") == {HARBOR: 1, "E3": 1}
 
 
+def test_move_all_empties_only_a_space_its_selector_names():
+    """Broadside and Smoke Bomb push "all enemy pirates from the space of your Officer": with
+    both of seat 0's Officers on E4 and only its Crew left in the Harbor, the enemy pirates in
+    the Harbor stay where they are; E4 is the one space they may be pushed from."""
+    t = at_loop()
+    t.place(0, "officer", HARBOR, "E4", 2).place(1, "crew", HARBOR, "E4", 2)
+    assert t.pieces(0, "officer") == {"E4": 2} and t.pieces(0)[HARBOR] > 0 and t.pieces(1)[HARBOR] > 0
+    t.effect({"op": "moveAll", "who": {"owner": "enemy", "kind": "pirate", "n": "all", "at": OFF}, "to": {"adjacentTo": "$source"}})
+    assert {c["from"] for c in legal(t) if c["type"] == "do_step"} == {"E4"}
+    t.rejects(0, {"type": "do_step", "from": HARBOR, "to": "E3"}, "NOT_A_WAY")
+
+
 def test_kill_one_by_one_and_kill_all_entering():
     t = at_loop()
     t.place(1, "crew", HARBOR, "E1", 2)
