@@ -133,6 +133,34 @@ def test_the_introduction_names_every_ruleset_served(doc):
     assert [rid for rid in all_rulesets() if f"`{rid}`" not in intro] == []
 
 
+def _service_sections(root=ROOT) -> dict[str, set[str]]:
+    """Each section of Parley's own (`Section("Parley: ...")` in domain/, service/, disputes/),
+    with the refusal codes raised citing it (`Rejected("CODE", NAME` or `super().__init__("CODE", NAME`)."""
+    sources = [p.read_text(encoding="utf-8") for d in ("domain", "service", "disputes")
+               for p in sorted((root / d).rglob("*.py"))]
+    names = {m.group(1): m.group(2) for text in sources
+             for m in re.finditer(r'^(\w+) = Section\("(Parley: [^"]+)"\)', text, re.M)}
+    codes: dict[str, set[str]] = {section: set() for section in names.values()}
+    for text in sources:
+        for m in re.finditer(r'(?:Rejected|__init__)\(\s*"([A-Z_]+)",\s*(\w+)\b', text):
+            if m.group(2) in names:
+                codes[names[m.group(2)]].add(m.group(1))
+    return codes
+
+
+def test_every_section_of_parleys_own_is_a_heading_that_names_its_refusals(doc):
+    """A refusal citing "Parley: chance" or "Parley: commands" is findable: the document has
+    that heading, and the section under it names every code raised citing it."""
+    sections = _service_sections()
+    assert {"Parley: commands", "Parley: chance", "Parley: table mode"} <= set(sections)
+    assert all(codes for codes in sections.values())
+    for section, codes in sections.items():
+        heading = f"\n## {section}\n"
+        assert heading in doc, f"docs/rulings.md has no heading '## {section}'"
+        body = doc.split(heading, 1)[1].split("\n## ", 1)[0]
+        assert sorted(c for c in codes if f"`{c}`" not in body) == [], section
+
+
 # --- the checks can fail ------------------------------------------------------------------
 
 def _tree(tmp_path, doc_text, code):
