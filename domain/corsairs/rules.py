@@ -553,6 +553,8 @@ def _cannons(s: CorsairsState, section: Section) -> int:
 
 
 def _no_attack_yet(s: CorsairsState) -> None:
+    """[Use Your Cannons] one attack a turn. Asked first: an attack executes the roll's Cannons,
+    so the Cannons' own check would otherwise answer a second attack 'already executed'."""
     if s.turn.attacked:
         raise Rejected("ALREADY_ATTACKED", CANNONS,
                        "You may attack only once a turn: a player or a Merchant ship, not both.", ruling="CV-A27")
@@ -585,8 +587,8 @@ def attack_player(d: Draft, seat: int, command: dict) -> None:
     their Silver and move back 1 space per Cannon above 3; with all 5 Cannons you may steal
     1 Treasure instead. [Captain Cards] Jäger Knot may then move 1 space forward."""
     s = d.s
+    _no_attack_yet(s)   # before the Cannons: an attack executed them all (CV-A27)
     left = _cannons(s, CANNONS)
-    _no_attack_yet(s)
     target = _seat_arg(s, seat, command, "target", CANNONS)
     mode = command.get("mode", "plunder")
     if mode == "plunder":
@@ -670,8 +672,8 @@ def attack_merchant(d: Draft, seat: int, command: dict) -> None:
     """[Use Your Cannons] instead of a player, attack a Merchant ship in your ship's current
     space: its reward once for each Cannon."""
     s = d.s
+    _no_attack_yet(s)   # before the Cannons: an attack executed them all (CV-A27)
     left = _cannons(s, CANNONS)
-    _no_attack_yet(s)
     mid = command.get("merchant")
     here = s.board.merchants.get(s.players[seat].position, ())
     found = next((m for m in here if m[0] == mid), None)

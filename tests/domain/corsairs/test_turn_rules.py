@@ -147,6 +147,18 @@ def test_one_attack_per_turn_even_across_a_restart():
     assert r.ruling == "CV-A27"
 
 
+def test_a_merchant_after_a_player_in_the_same_roll_is_refused_as_a_second_attack():
+    """[Use Your Cannons] "You may not attack another player and attack a Merchant ship on the
+    same turn": the refusal says so, not that the Cannons were already executed."""
+    for first, second in (({"type": "attack_player", "target": 1}, {"type": "attack_merchant", "merchant": "T1A-M1"}),
+                          ({"type": "attack_merchant", "merchant": "T1A-M1"}, {"type": "attack_player", "target": 1})):
+        t = Table().given("Kira", position="1.1")
+        t.roll("Kira", ["CANNON", "CANNON", "CANNON", "GROG", "GROG"])
+        t.do("Kira", first)
+        r = t.rejects("Kira", second, "ALREADY_ATTACKED")
+        assert (r.ruling, r.rule) == ("CV-A27", "Use Your Cannons")
+
+
 def test_attacking_a_player_needs_three_cannons():
     t = Table()
     t.roll("Kira", ["CANNON", "CANNON", "GROG", "GROG", "SILVER"])
