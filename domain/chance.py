@@ -93,14 +93,6 @@ def needed(count: int) -> str:
     return "1 is needed" if count == 1 else f"{count} are needed"
 
 
-def where_words(chance: Any, words: str) -> str:
-    """What a refusal of a table's report may add about the item it lacks: where that item is
-    taken from, and where the host's view lists the ids it may name. Only the host or a table
-    reads it (TM-1): a seat's report of a draw is refused whatever the pool, so a seat is told
-    nothing of it."""
-    return words if getattr(chance, "reporter", "table") != "seat" else ""
-
-
 def not_there(field: str, item: Any, position: int, where: str, taken: str = "drawn from") -> Rejected:
     """The refusal of an item a table reported that the pool it came from cannot have held:
     the field, the item, its place in the field's list, and what it was taken from. Raised

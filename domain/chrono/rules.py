@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import cast
 
 from .. import kit
-from ..chance import CHANCE_RULE, needed, not_there, where_words
+from ..chance import CHANCE_RULE, needed, not_there
 from ..kit import Section
 from ..ruleset import Rejected
 from . import effects as fx
@@ -57,6 +57,7 @@ class Draft(kit.Draft):
             return sorted(pool)[0]    # a stand-in: what follows never depends on which (CP-15)
         if self.chance.mode != "table":
             return self.chance.pick(sorted(pool), 1, None, field)[0]
+        self.chance.require_host(field)  # TM-1: a seat's token is told to have the host report it, and nothing more
         given = self.supplied[field]
         i = self.used[field]
         where = _where(field, note) if self.in_game else ""
@@ -64,8 +65,7 @@ class Draft(kit.Draft):
             self.missing = field
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
-                           + needed(i + 1) + where_words(self.chance, where and f" (item {i + 1}: {where})") + ".")
-        self.chance.require_host(field)  # TM-1: before the pool is looked at
+                           + needed(i + 1) + (where and f" (item {i + 1}: {where})") + ".")
         if where and given[i] not in pool:
             raise not_there(field, given[i], i + 1, where)
         got = self.chance.pick(pool, 1, given[i:i + 1], field)[0]

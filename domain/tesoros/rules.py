@@ -17,7 +17,7 @@ move), then the handler. Sections are kit.Section.
 from __future__ import annotations
 
 from .. import kit
-from ..chance import CHANCE_RULE, needed, not_there, where_words
+from ..chance import CHANCE_RULE, needed, not_there
 from ..kit import Section
 from ..ruleset import Rejected
 from .state import TesorosState, evolve
@@ -60,6 +60,7 @@ class Draft(kit.Draft):
             return self.chance.pick(sorted(pool), want, None, field)
         if want == 0:
             return []
+        self.chance.require_host(field)  # TM-1: a seat's token is told to have the host report it, and nothing more
         given = self.supplied[field]
         i = self.used[field]
         where = where or self._where(field, pool)
@@ -67,12 +68,11 @@ class Draft(kit.Draft):
             # The count so far too: 'stolen' takes 2 at once, which an app should learn now.
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: send in '{field}' {TABLE_FIELDS[field]}; "
-                           + needed(i + want) + where_words(self.chance, f" (item {i + 1}: {where})") + ".")
+                           + needed(i + want) + f" (item {i + 1}: {where})" + ".")
         if i + want > len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
-                           + needed(i + want) + where_words(self.chance, f" (item {len(given) + 1}: {where})") + ".")
-        self.chance.require_host(field)  # TM-1: before the pool is looked at
+                           + needed(i + want) + f" (item {len(given) + 1}: {where})" + ".")
         left = list(pool)
         for k, item in enumerate(given[i:i + want]):
             if item not in left:

@@ -16,7 +16,7 @@ import json
 from typing import TypeGuard
 
 from .. import kit
-from ..chance import CHANCE_RULE, needed, not_there, where_words
+from ..chance import CHANCE_RULE, needed, not_there
 from ..kit import Section
 from ..ruleset import Rejected
 from . import solo
@@ -58,14 +58,14 @@ class Draft(kit.Draft):
         pool = self.s.domain_pool if pool is None else pool
         if self.chance.mode != "table":
             return self.chance.pick(pool, 1, None, "revealed")[0]
+        self.chance.require_host("revealed")  # TM-1: a seat's token is told to have the host report it, and nothing more
         given = self.revealed
         item = self.used + 1
         if not isinstance(given, list) or self.used >= len(given):
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            "This game is played at a table: send in 'revealed' each card or token turned face up "
                            "by this command, in order; " + needed(item + more)
-                           + where_words(self.chance, f" (item {item}: {where})") + ".")
-        self.chance.require_host("revealed")  # TM-1: before the pool is looked at
+                           + f" (item {item}: {where})" + ".")
         card = given[self.used]
         if card not in pool:
             raise not_there("revealed", card, item, where, taken="turned face up")

@@ -33,14 +33,18 @@ def test_a_missing_card_is_asked_for_with_its_pile():
 
 
 def test_a_seats_token_is_told_nothing_of_the_pile():
+    """TM-1: a seat's command that draws is refused as the host's to report, with or without
+    'drawn', in the same words: not asked for a field it may not send, nor told a count."""
     t = Table()
     with pytest.raises(Rejected) as missing:
         R.decide(t.state, 0, {"type": "draw_card"}, TableChance("seat"))
-    assert missing.value.detail == ("This game is played at a table: send in 'drawn' every card taken off the "
-                                    "Play Deck, in order; 1 is needed.")
     with pytest.raises(Rejected) as told:   # refused before the pool is looked at
         R.decide(t.state, 0, {"type": "draw_card", "drawn": [t.p("Diego").hand[0]]}, TableChance("seat"))
-    assert told.value.code == "TABLE_OUTCOME_FROM_HOST"
+    assert missing.value.code == told.value.code == "TABLE_OUTCOME_FROM_HOST"
+    assert missing.value.detail == told.value.detail and "needed" not in told.value.detail
+    with pytest.raises(Rejected) as host:
+        R.decide(t.state, 0, {"type": "draw_card"}, TableChance("host"))
+    assert host.value.code == "TABLE_OUTCOME_REQUIRED" and "1 is needed" in host.value.detail
 
 
 RESHUFFLED = "the Play Deck the Anchor's reshuffle made of the discard pile: one of 'discard' in the host's view"
