@@ -704,7 +704,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
         raise Rejected("CANNOT_PAY", rule,
                        f"It costs {p['amount']} {p['main']}" + (f" and {p['magic']} magic" if p["magic"] else "")
                        + f"; Magic may stand in for {p['main']} only if at least one {p['main']} token is spent, "
-                         "and you must hold what you pay (each Tome named once, face up).")
+                         "and you must hold what you pay" + (" (each Tome named once, face up)." if s.cs else "."))
     _took(d, seat, action)
     d.emit("CardGained", seat=seat, stack=stack, card=top, how=action, paid=paid)
     card = s.card(top)

@@ -105,7 +105,8 @@ def test_the_second_tome_example_strength_tome_magic_tome_and_three_magic():
     assert of(events, "CardGained")[0]["paid"] == {"magic": 3, "tomes": ["tome_magic#2", "tome_strength#2"]}
     t.purse(0, strength=0, magic=9)
     t.on_top("hill_troll", "hills")
-    t.rejects(0, {"type": "slay", "stack": "hills", "magic": 4}, "CANNOT_PAY")   # no Strength at all
+    refused = t.rejects(0, {"type": "slay", "stack": "hills", "magic": 4}, "CANNOT_PAY")   # no Strength at all
+    assert refused.detail.endswith("(each Tome named once, face up).")
 
 
 def test_the_skeleton_army_example_flips_davids_citizen_before_the_harvest():

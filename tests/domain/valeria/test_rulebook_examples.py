@@ -112,7 +112,8 @@ def test_bg7_a_citizen_costs_one_more_gold_per_copy_owned_starters_included():
     assert of(events, "CardGained")[0]["paid"] == {"gold": 1, "magic": 2}
     assert (t.seat(0).gold, t.seat(0).magic) == (0, 0)
     t.purse(0, gold=0, magic=9)
-    t.rejects(0, {"type": "recruit", "stack": "peasant", "magic": 4}, "CANNOT_PAY")  # at least one Gold
+    refused = t.rejects(0, {"type": "recruit", "stack": "peasant", "magic": 4}, "CANNOT_PAY")  # at least one Gold
+    assert "Tome" not in refused.detail   # the base game has none
 
 
 def test_bg8_build_a_domain_when_the_citizens_role_icons_match_then_reveal_the_next():
