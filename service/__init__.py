@@ -130,6 +130,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.after_request(_response_headers)
     app.before_request(_exports_may_be_large)
     app.before_request(_json_bodies_only)
+    app.before_request(_bounded_unsized_body)  # after _exports_may_be_large: its limit
     if app.config["LEAN_COMMAND_ROUTE"]:
         app.lean_route = commands.LeanRoute(app)
     return app
@@ -175,6 +176,27 @@ def _exports_may_be_large() -> None:
     if request.endpoint in ("verifications.verify_export", "replays.replay_export"):
         request.max_content_length = current_app.config[
             "EXPORT_MAX_LENGTH" if arbiter_request() else "ANONYMOUS_EXPORT_MAX_LENGTH"]
+
+
+def _bounded_unsized_body() -> None:
+    """A body sent without a Content-Length (Transfer-Encoding: chunked) is read here, whole,
+    within the request's max_content_length. werkzeug reads such a body up to the limit and
+    stops there without a word, so a longer one would be cut to its first MiB and acted on
+    (413 for a body of stated length, but the first MiB of a longer chunked one served); and a
+    malformed chunk is gunicorn's error, raised in the middle of a view (a 500). Here a body
+    longer than the limit is 413, as with a Content-Length, and a malformed one 400."""
+    from gunicorn.http.errors import ParseException
+    from werkzeug.exceptions import RequestEntityTooLarge
+
+    if not request.environ.get("HTTP_TRANSFER_ENCODING") or request.routing_exception is not None:
+        return
+    try:
+        request.get_data(cache=True)  # through werkzeug's stream: at most max_content_length bytes
+        more = request.max_content_length is not None and request.environ["wsgi.input"].read(1)
+    except (OSError, ParseException):  # gunicorn's InvalidChunkSize, ChunkMissingTerminator, ...
+        raise Problem(400, "The request's body is not valid chunked transfer coding.") from None
+    if more:
+        raise RequestEntityTooLarge()
 
 
 def _json_bodies_only() -> None:

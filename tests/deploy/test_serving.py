@@ -243,6 +243,56 @@ def test_a_late_body_gets_408_problem_json_from_the_app(server, path):
     assert "body" in problem["detail"]
 
 
+def _chunked(path: str, body: bytes, chunk: int = 65536, headers: bytes = b"") -> bytes:
+    """A POST whose body is sent in chunks (Transfer-Encoding: chunked), no Content-Length."""
+    out = [b"POST " + path.encode() + b" HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+           b"Transfer-Encoding: chunked\r\nConnection: close\r\n" + headers + b"\r\n"]
+    for i in range(0, len(body), chunk):
+        part = body[i:i + chunk]
+        out.append(b"%x\r\n" % len(part) + part + b"\r\n")
+    out.append(b"0\r\n\r\n")
+    return b"".join(out)
+
+
+def _answer(server, data: bytes) -> tuple[bytes, dict]:
+    head, body = _raw(server, data, then=0).split(b"\r\n\r\n", 1)
+    return head, json.loads(body)
+
+
+@pytest.mark.slow
+def test_a_chunked_body_over_the_limit_is_413_not_cut_and_served(server):
+    """A chunked body is held to the same 1 MiB as one of stated length: a command padded to
+    exactly 1 MiB and followed by more is refused whole, not acted on from its first MiB."""
+    created = requests.post(server.base + "/games", timeout=10, json={
+        "ruleset": "corsairs-of-valeria", "players": [{"name": "A"}, {"name": "B"}]}).json()
+    path = f"/games/{created['id']}/commands"
+    auth = f"Authorization: Bearer {created['seats'][0]['token']}\r\n".encode()
+    command = b'{"type": "roll_dice"}'
+    padded = command + b" " * (1024 * 1024 - len(command))
+    head, problem = _answer(server, _chunked(path, padded + b"GARBAGE-NOT-JSON", headers=auth))
+    assert head.startswith(b"HTTP/1.1 413 ") and PROBLEM.encode() in head, head
+    assert problem["code"] == "BODY_TOO_LARGE"
+    game = requests.get(server.base + f"/games/{created['id']}", timeout=10,
+                        headers={"Authorization": f"Bearer {created['host_token']}"}).json()
+    assert game["version"] == created["version"]            # nothing was stored
+    head, problem = _answer(server, _chunked("/games", b'{"ruleset": "league-of-pirates", "players": '
+                                                       b'[{"name": "A"}, {"name": "B"}]}' + b" " * (1024 * 1024)))
+    assert head.startswith(b"HTTP/1.1 413 ") and problem["code"] == "BODY_TOO_LARGE"
+    head, answer = _answer(server, _chunked(path, padded, headers=auth))   # exactly the limit: served
+    assert head.startswith(b"HTTP/1.1 200 "), (head, answer)
+    assert answer["version"] > created["version"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("framing", [b"zz\r\n{}\r\n0\r\n\r\n", b"-1\r\n{}\r\n0\r\n\r\n",
+                                     b"2\r\n{}XX0\r\n\r\n", b"2\r\n{}\r\n0\r\nTrailer:\r\n\r\n"])
+def test_a_malformed_chunked_body_is_400_problem_json(server, framing):
+    head, problem = _answer(server, b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                                    b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + framing)
+    assert head.startswith(b"HTTP/1.1 400 ") and PROBLEM.encode() in head, head
+    assert problem["code"] == "MALFORMED_REQUEST"
+
+
 @pytest.mark.slow
 def test_requests_are_served_meanwhile_on_one_kept_alive_connection(server):
     session = requests.Session()
