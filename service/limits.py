@@ -241,8 +241,13 @@ def _counted_address(address: str) -> str:
 
 def _cost() -> int:
     """What a costly request spends: a game created with custom content, CUSTOM_CONTENT_COST."""
-    if request.endpoint == "games.create_game":
-        body = request.get_json(silent=True)
+    if request.endpoint == "games.create_game" and request.is_json:
+        from service.api import loads_strictly  # (service.api imports this module's users)
+
+        try:  # strictly, as the view will: Flask's own parser lets a deep body raise RecursionError
+            body = loads_strictly(request.get_data(cache=True))
+        except Problem:
+            return 1  # the view refuses it, 400
         if isinstance(body, dict) and body.get("content") is not None:
             return CUSTOM_CONTENT_COST
     return 1

@@ -96,6 +96,9 @@ CORPUS: dict[str, Hostile] = {
     "deep objects in options": Hostile("POST", "/games", 400, "MALFORMED_REQUEST",
                                        raw(new_game().decode()[:-1] + ', "options": '
                                            + '{"a": ' * 900 + "1" + "}" * 900 + "}")),
+    "100k levels of a creation, closed": Hostile("POST", "/games", 400, "MALFORMED_REQUEST",
+                                                 raw("[" * 100_000 + "]" * 100_000)),
+    "5k levels of objects in a creation": Hostile("POST", "/games", 400, "MALFORMED_REQUEST", raw('{"a": ' * 5000)),
     "deep verification": Hostile("POST", "/verifications", 400, "MALFORMED_REQUEST", raw("[" * 100_000)),
     "deep replay": Hostile("POST", "/replays", 400, "MALFORMED_REQUEST", raw('{"a": ' * 50_000)),
     # Numbers ---------------------------------------------------------------------------------

@@ -173,6 +173,17 @@ def test_a_game_with_custom_content_spends_more_of_the_creation_budget():
     app.extensions["parley"].close()
 
 
+@pytest.mark.parametrize("body", ["[" * 100_000 + "]" * 100_000, '{"a": ' * 5000, "{not json", '{"a": NaN}'])
+def test_a_creation_the_parser_refuses_is_400_and_spends_one_of_the_budget(app, body):
+    """The creation's cost is read from its body (custom content costs more) as strictly as the
+    view reads it: a body nested past Python's recursion limit is 400, not a RecursionError."""
+    client = app.test_client()
+    env = {"REMOTE_ADDR": "10.0.0.9"}
+    refused = client.post("/games", data=body, content_type="application/json", environ_base=env)
+    assert refused.status_code == 400 and refused.get_json()["code"] == "MALFORMED_REQUEST"
+    assert refused.headers["X-RateLimit-Remaining"] == "4"   # of 5 a minute: it cost 1
+
+
 def test_every_counted_answer_tells_its_budget_and_only_a_refusal_says_when_to_retry(app):
     """X-RateLimit-* name the budget the request was counted against: the address's whole for
     a command and a read, the costly one for a creation or a dry run. Retry-After is on a 429
