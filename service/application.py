@@ -35,6 +35,9 @@ from service.listing import Filters, Listed, ListingRecorder
 from service.live import Hub
 from service.seeds import SeedKeys
 
+# The largest version a store holds: a version is a bigint in PostgreSQL, an INTEGER in SQLite.
+LAST_VERSION = 2**63 - 1
+
 
 class GameNotFound(Exception):
     pass
@@ -298,6 +301,8 @@ class Parley(Application):
         return self.events.get(originator_id=game_id, gt=version)
 
     def stored_events(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list:
+        if after >= LAST_VERSION:  # none is stored after it (and SQLite takes no larger parameter)
+            return []
         return list(self.events.get(originator_id=game_id, gt=after, limit=limit))
 
     def _events_since(self, after: dict[str, int]) -> dict[str, list]:

@@ -55,3 +55,20 @@ def test_one_read_returns_at_most_its_limit_a_prefix_in_order(tmp_path, monkeypa
         assert [e.originator_version for e in found[game.id]] == [1, 2, 3]
     finally:
         app.extensions["parley"].close()
+
+
+@pytest.mark.parametrize("store", ["sqlite", "popo"])
+@pytest.mark.parametrize("after", [2**63 - 1, 2**63, 10**30])
+def test_an_after_past_any_version_is_an_empty_page_on_every_store(tmp_path, store, after):
+    """No version is past 2**63 - 1 (PostgreSQL's bigint, SQLite's INTEGER): /events answers an
+    empty page at once, as for any `after` past the end, where SQLite would refuse the number."""
+    persistence = ({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "e.sqlite")}
+                   if store == "sqlite" else {"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    app = create_app({"RULESETS": all_rulesets(), "PERSISTENCE": persistence})
+    try:
+        game = create(app.test_client(), "corsairs-of-valeria", players=("Ana", "Ben"))
+        for wait in ("", "&wait=1"):
+            answer = game.get(f"/events?after={after}{wait}")
+            assert (answer.status_code, answer.get_json()) == (200, {"events": [], "next": None})
+    finally:
+        app.extensions["parley"].close()
