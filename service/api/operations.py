@@ -88,10 +88,16 @@ def request_id_for(environ: dict) -> str:
     return given if REQUEST_ID.match(given) else uuid.uuid4().hex
 
 
+# The methods counted under their own name; any other (a client may send any token as its
+# method, and a 405 is not rate limited) is counted as "other", so the labels stay bounded.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 def account(method: str, path: str, route: str, status: int, elapsed: float) -> None:
     """Count an answered request in the metrics, and log its line (when INFO is logged)."""
-    _child(REQUESTS, method, route, str(status)).inc()
-    _child(REQUEST_SECONDS, method, route).observe(elapsed)
+    label = method if method in METHODS else "other"
+    _child(REQUESTS, label, route, str(status)).inc()
+    _child(REQUEST_SECONDS, label, route).observe(elapsed)
     if log.isEnabledFor(logging.INFO):
         log.info("%s %s %s", method, path, status, extra={
             "method": method, "path": path, "route": route,

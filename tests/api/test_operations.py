@@ -67,6 +67,19 @@ def test_metrics_count_requests_by_route_and_status(client):
     assert game.id not in text
 
 
+def test_a_made_up_method_is_counted_as_other_so_the_labels_stay_bounded(client):
+    """Anyone may send any token as a method (a 405, not rate limited): each must not add
+    series to every worker's metrics."""
+    before = client.get("/metrics").get_data(as_text=True)
+    for method in ("ZZQAA", "ZZQAB", "ZZQAC"):
+        assert client.open("/healthz", method=method).status_code == 405
+    text = client.get("/metrics").get_data(as_text=True)
+    assert "ZZQA" not in text
+    added = (sample(text, "parley_http_requests_total", method="other", route="unmatched", status="405")
+             - sample(before, "parley_http_requests_total", method="other", route="unmatched", status="405"))
+    assert added == 3
+
+
 def test_metrics_time_commands_and_count_rejections_by_code(client):
     before = client.get("/metrics").get_data(as_text=True)
     game = create(client)
