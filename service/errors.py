@@ -120,7 +120,11 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
 
     from service import security_headers
 
-    code = CODES.get(status, "MALFORMED_REQUEST" if status == 400 else "ERROR")
+    try:  # gunicorn names a 501 (a transfer coding it does not know) "Bad Request"
+        known = http.HTTPStatus(status)
+        reason, code = known.phrase, CODES.get(status, known.name)
+    except ValueError:
+        code = CODES.get(status, "ERROR")
     body = json.dumps({"type": TYPE_BASE + code.lower().replace("_", "-"), "title": reason,
                        "status": status, "detail": detail, "instance": "", "code": code}).encode()
     headers = {"Connection": "close", "Content-Type": PROBLEM_JSON, "Content-Length": str(len(body)),

@@ -294,6 +294,21 @@ def test_a_malformed_chunked_body_is_400_problem_json(server, framing):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("header", "status", "reason", "code"), [
+    (b"Transfer-Encoding: xchunked", 501, b"Not Implemented", "NOT_IMPLEMENTED"),
+    (b"Expect: 200-ok", 417, b"Expectation Failed", "EXPECTATION_FAILED"),
+])
+def test_the_http_servers_other_refusals_are_problems_named_by_their_status(server, header, status, reason, code):
+    """gunicorn answers these itself, and names a 501 "Bad Request": the problem says what its
+    status says, with a code of its own."""
+    head, problem = _answer(server, b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                                    + header + b"\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+    assert head.startswith(b"HTTP/1.1 %d " % status + reason + b"\r\n") and PROBLEM.encode() in head, head
+    assert (problem["status"], problem["title"], problem["code"]) == (status, reason.decode(), code)
+    assert problem["type"].endswith("/" + code.lower().replace("_", "-"))
+
+
+@pytest.mark.slow
 def test_requests_are_served_meanwhile_on_one_kept_alive_connection(server):
     session = requests.Session()
     body = {"ruleset": "league-of-pirates", "players": [{"name": "A"}, {"name": "B"}]}
