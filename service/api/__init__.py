@@ -49,6 +49,20 @@ def _finite(text: str) -> float:
     return value
 
 
+class _DuplicateName(ValueError):
+    pass
+
+
+def _object_without_duplicates(pairs: list) -> dict:
+    """RFC 8259 section 4: names within an object SHOULD be unique; readers differ on which of two
+    wins, so a body naming one twice (a seat, a type) is refused rather than read one way."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        names = [name for name, _ in pairs]
+        raise _DuplicateName(next(name for k, name in enumerate(names) if name in names[:k]))
+    return value
+
+
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -68,14 +82,18 @@ def _has_lone_surrogate(value) -> bool:
 
 
 def loads_strictly(data: bytes):
-    """RFC 8259 JSON only: UTF-8, no NaN/Infinity, no number beyond a double or 4300 digits,
-    no lone surrogate, at most MAX_JSON_DEPTH levels. Anything else is a 400 problem."""
+    """RFC 8259 JSON only: UTF-8, no NaN/Infinity, no number beyond a double (1e400) or of more
+    than 4300 digits, no name twice in an object, no lone surrogate, at most MAX_JSON_DEPTH
+    levels. Anything else is a 400 problem."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise _not_json("it is not UTF-8.") from None
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite,
+                           object_pairs_hook=_object_without_duplicates)
+    except _DuplicateName as twice:
+        raise _not_json(f"an object names {str(twice)[:40]!r} twice.") from None
     except RecursionError:
         raise _not_json(f"it nests deeper than {MAX_JSON_DEPTH} levels.") from None
     except json.JSONDecodeError:

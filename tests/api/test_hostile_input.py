@@ -101,6 +101,10 @@ CORPUS: dict[str, Hostile] = {
     "5k levels of objects in a creation": Hostile("POST", "/games", 400, "MALFORMED_REQUEST", raw('{"a": ' * 5000)),
     "deep verification": Hostile("POST", "/verifications", 400, "MALFORMED_REQUEST", raw("[" * 100_000)),
     "deep replay": Hostile("POST", "/replays", 400, "MALFORMED_REQUEST", raw('{"a": ' * 50_000)),
+    # Names twice in one object (readers differ on which wins) -------------------------------
+    "seat named twice": Hostile("POST", CMD, 400, "MALFORMED_REQUEST", raw('{"type": "draw", "seat": 1, "seat": 0}')),
+    "a name twice inside options": Hostile("POST", "/games", 400, "MALFORMED_REQUEST",
+                                           raw(new_game().decode()[:-1] + ', "options": {"a": {"b": 1, "b": 2}}}')),
     # Numbers ---------------------------------------------------------------------------------
     "seat 1e400": Hostile("POST", CMD, 400, "MALFORMED_REQUEST", raw('{"type": "draw", "seat": 1e400}')),
     "seat with 5000 digits": Hostile("POST", CMD, 400, "MALFORMED_REQUEST",
