@@ -153,12 +153,31 @@ def game_to_decide_on(app: Parley, game_id: UUID, dry_run: bool) -> tuple[Game, 
     return app.game_for_command(game_id)
 
 
+# How many times more a command asked without a precondition is decided again on the new state
+# when another command was stored first (the seats of a simultaneous phase acting at once).
+REDECIDE = 3
+
+
 def send(app: Parley, request: CommandRequest, game: Game, caught_up: bool) -> Outcome:
-    """Decide and store one command on `game` (from game_to_decide_on)."""
+    """Decide and store one command on `game` (from game_to_decide_on).
+
+    A command whose game was kept (not caught_up) and that is not accepted is decided again on
+    the game read from the store. One sent without expected_version or If-Match ("decided on
+    the game as it is", docs/api.md) and overtaken by another command stored first is decided
+    again on the new state, up to REDECIDE times, before it is answered 409."""
     outcome = _attempt(app, request, game, caught_up)
-    if caught_up or isinstance(outcome, Accepted):
-        return outcome
-    return _attempt(app, request, app.get_game(request.game_id), True)
+    if not caught_up and not isinstance(outcome, Accepted):
+        outcome = _attempt(app, request, app.get_game(request.game_id), True)
+    for _ in range(REDECIDE):
+        if not (isinstance(outcome, Overtaken) and _unconditional(request)):
+            break
+        outcome = _attempt(app, request, app.get_game(request.game_id), True)
+    return outcome
+
+
+def _unconditional(request: CommandRequest) -> bool:
+    """Sent without a version to hold to: no expected_version, and no If-Match but '*'."""
+    return request.body.get("expected_version") is None and (request.if_match is None or request.if_match.star)
 
 
 def _attempt(app: Parley, request: CommandRequest, game: Game, caught_up: bool) -> Outcome:

@@ -85,16 +85,50 @@ def test_a_dry_run_stores_nothing_and_ignores_the_key(app, game_id):
     assert app.get_game(game_id).version == 5
 
 
-def test_a_command_overtaken_by_another_is_refused_or_answers_under_if_match(app, game_id):
+def test_a_command_overtaken_by_another_is_decided_again_unless_it_named_a_version(app, game_id):
+    """Decided on version 5 and overtaken by a command stored there first: sent as it is, it
+    is decided again on version 7 (where it is no longer seat 0's turn: the rules' 422); sent
+    with expected_version 5 it is 409, with If-Match "5" 412."""
     game = app.get_game(game_id)
     assert isinstance(send(app, game_id, 0, {"type": "draw"}), commands.Accepted)
     late = commands.send(app, CommandRequest(game_id, 0, {"type": "stand"}), app._load_game(game_id, version=5), True)
-    assert late == commands.Overtaken()
+    assert isinstance(late, commands.Refused) and app.get_game(game_id).version == 7
+    named = commands.send(app, CommandRequest(game_id, 0, {"type": "stand", "expected_version": 5}),
+                          app._load_game(game_id, version=5), True)
+    assert named == commands.Overtaken()
     precondition = commands.send(app, CommandRequest(game_id, 0, {"type": "stand"}, if_match=IfMatch(False, frozenset({"5"}))),
                                  game, True)
     assert precondition == commands.PreconditionFailed(7)
+    starred = commands.send(app, CommandRequest(game_id, 1, {"type": "draw"}, if_match=IfMatch(True, frozenset())),
+                            app._load_game(game_id, version=5), True)
+    assert isinstance(starred, commands.Refused)   # seat 1 at version 5: not its turn, refused, never stored
 
 
+def test_seats_of_a_simultaneous_phase_acting_on_one_version_are_both_stored():
+    """League of Pirates opens with both seats choosing a league at once: each decided on the
+    same version, one is stored first, and the other is decided again on the new version and
+    stored too, with no 409 for a command that named no version."""
+    from domain.registry import all_rulesets
+
+    league = all_rulesets()["league-of-pirates"]
+    app = Parley({league.id: league}, env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    try:
+        game_id = app.create_game(league.id, ["Kira", "David"], "server").game.id
+        both = app.get_game(game_id)
+        assert sorted(both.status.to_move) == [0, 1]
+        choices = {seat: next(c for c in league.legal_commands(both.state, seat)) for seat in (0, 1)}
+        first = commands.send(app, CommandRequest(game_id, 0, choices[0]), app.get_game(game_id), True)
+        assert isinstance(first, commands.Accepted)
+        stale = app._load_game(game_id, version=both.version)
+        second = commands.send(app, CommandRequest(game_id, 1, choices[1]), stale, True)   # decided on the old version
+        assert isinstance(second, commands.Accepted), second
+        assert second.game.version > first.game.version
+        stale = app._load_game(game_id, version=both.version)
+        late = commands.send(app, CommandRequest(game_id, 0, {**choices[0], "expected_version": both.version}),
+                             stale, True)
+        assert not isinstance(late, commands.Accepted)   # a version named: never decided again
+    finally:
+        app.close()
 def test_whatever_a_stale_kept_game_leads_to_but_a_stored_command_is_decided_again(app, game_id):
     stale = app._load_game(game_id, version=5)
     assert isinstance(send(app, game_id, 0, {"type": "draw"}), commands.Accepted)  # seat 1 to move now
