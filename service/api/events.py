@@ -115,8 +115,9 @@ def list_events(query: dict, game_id: UUID):
     after, limit = query["after"], query["limit"]
     parley = application()
     stored = parley.stored_events(game_id, after=after, limit=limit + 1)
-    # Only a caller at the end of the log waits: past it, no event it could have seen exists.
-    if not stored and query["wait"] > 0 and after == game.version:
+    # Only a caller at the end of the log waits: past it, no event it could have seen exists;
+    # and not at the end of a finished game, after which no event will ever come.
+    if not stored and query["wait"] > 0 and after == game.version and not game.status.finished:
         with parley.live.watching(game_id, game.version) as watch:
             if parley.live.wait(watch, after, query["wait"]):
                 stored = parley.stored_events(game_id, after=after, limit=limit + 1)

@@ -161,6 +161,9 @@ def test_a_finished_games_stream_ends_and_reconnecting_answers_204(served):
                             headers={**host, "Last-Event-ID": str(final)})
     assert again.status_code == 204 and again.text == ""
     assert "Content-Type" not in again.headers   # no body, so no type
+    started = time.monotonic()   # a long poll at the end of a finished game: nothing will come
+    polled = served.events(game, game["host_token"], after=final, wait=20)
+    assert polled.json() == {"events": [], "next": None} and time.monotonic() - started < 10
 
 
 def test_the_stream_answers_only_its_readers(served):
