@@ -199,7 +199,13 @@ def _bounded_unsized_body() -> None:
         raise RequestEntityTooLarge()
 
 
+# RFC 8259 section 8.1: JSON exchanged between systems is UTF-8. A body labelled with another
+# charset would be read as UTF-8 all the same (a request read two ways): refused instead.
+UTF_8 = ("utf-8", "utf8")
+
+
 def _json_bodies_only() -> None:
     # Only for a route that exists with this method: otherwise 404/405 say more.
-    if request.routing_exception is None and request.method == "POST" and not request.is_json:
-        raise Problem(415, "Send the body as application/json.")
+    if request.routing_exception is None and request.method == "POST" and (
+            not request.is_json or request.mimetype_params.get("charset", "utf-8").lower() not in UTF_8):
+        raise Problem(415, "Send the body as application/json, in UTF-8.")

@@ -21,7 +21,7 @@ from werkzeug.routing.converters import UUIDConverter
 from werkzeug.wsgi import get_content_length
 
 from domain.adjudication import SERVICE_RULE
-from service import commands, security_headers
+from service import UTF_8, commands, security_headers
 from service.api import Blueprint, application, authenticate, loads_strictly, operations
 from service.api.games import BEARER_AUTH, ETAG_HEADER, GameViewSchema
 from service.api.render import event_entry, game_view
@@ -316,9 +316,12 @@ class LeanRoute:
         matched = self.path.match(environ.get("PATH_INFO", ""))
         if matched is None or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
-        mimetype = parse_options_header(environ.get("CONTENT_TYPE", ""))[0].lower()
+        mimetype, params = parse_options_header(environ.get("CONTENT_TYPE", ""))
+        mimetype = mimetype.lower()
         if not (mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))):
             return None  # as werkzeug's request.is_json
+        if params.get("charset", "utf-8").lower() not in UTF_8:
+            return None  # Flask's route refuses it (415)
         length = get_content_length(environ)
         limit = self.app.config.get("MAX_CONTENT_LENGTH")
         if not length or (limit is not None and length > limit):
