@@ -192,6 +192,8 @@ def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None,
     if using is not None and content is not None:
         wants |= {"events": using < len(content["events"]),
                   "face_up_event": opts["scanning_the_horizon"] and not opts["chaos_on_the_high_seas"] and using > 0}
+        if using == 0 and "events" not in t:
+            wants["events"] = False   # no Event card in the game: nothing to name ([] may be sent too)
     for key, wanted in wants.items():
         if wanted != (key in t):
             problems.append(f"setup.{key}: {'required' if wanted else 'not used'} with these options")
@@ -222,7 +224,12 @@ def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t
     cards = sorted(c["id"] for c in content["playCards"])
     maps = sorted(m["id"] for m in content["maps"])
     # [Setup 2] the Event cards (TA-31: those in use, at random) under the Anchor
-    in_play = events if using == len(events) else sorted(chance.pick(events, using, t.get("events"), "setup.events"))
+    if using == len(events):
+        in_play = events
+    elif using == 0 and "events" not in t:
+        in_play = []   # no Event card in the game: none drawn (a pick of 0 draws nothing), none to report
+    else:
+        in_play = sorted(chance.pick(events, using, t.get("events"), "setup.events"))
     # [Setup 3] shuffle the Play Deck and deal 5 each (only which cards, never their order, is kept)
     dealt = chance.pick(cards, 5 * n, None if "hands" not in t else [c for h in t["hands"] for c in h], "setup.hands")
     hands = [sorted(dealt[5 * i:5 * i + 5]) for i in range(n)]

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from domain.chance import ServerChance, TableChance
+from domain.ruleset import InvalidCreation
 from domain.tesoros import RULESET as R
 from tests.domain.creation import SEED, Creation, cited
 
@@ -123,6 +124,23 @@ def test_at_a_table_scanning_needs_the_face_up_event_and_chaos_does_not_use_it()
     assert problems(options={"chaos_on_the_high_seas": True}, chance=TableChance(),
                     table_setup=table | {"face_up_event": under["face_up"]}) == \
         ["setup.face_up_event: not used with these options [Variants] (TA-29)"]
+
+
+def test_at_a_table_a_pact_of_no_event_needs_no_events_listed():
+    """[Variants] "The players may decide how many event cards will be present in the match":
+    with none there is nothing to name, so a table leaves 'events' out (or sends [])."""
+    served = created(options={"pact_of_the_waves": 0})
+    dealt = served[2]
+    table = {"hands": dealt["hands"], "maps": next(e for e in served if e["type"] == "MapsRevealed")["maps"]}
+    for setup in (table, table | {"events": []}):
+        at_table = created(options={"pact_of_the_waves": 0}, chance=TableChance(), table_setup=setup)
+        assert next(e for e in at_table if e["type"] == "EventsPlacedUnderAnchor")["count"] == 0
+    an_event = R.default_content["events"][0]["id"]
+    with pytest.raises(InvalidCreation) as listed_one:   # the table names an Event the game does not have
+        created(options={"pact_of_the_waves": 0}, chance=TableChance(), table_setup=table | {"events": [an_event]})
+    assert str(listed_one.value) == "setup.events: must list exactly 0 drawn. [Variants] (TA-31)"
+    assert problems(options={"pact_of_the_waves": 2}, chance=TableChance(), table_setup=table) == \
+        ["setup.events: required with these options [Variants] (TA-31)"]
 
 
 def test_too_many_events_for_the_content_is_named_with_the_other_problems():
