@@ -36,7 +36,7 @@ END = Section("Ending the Game", book="BR", page="8")
 SAIL = Section("Sail", book="CS")
 GAIN_MAP = Section("Gain a Map", book="CS")
 CS_ROLL = Section("Roll Phase", book="CS")
-BLOCKADE = Section("Pirate Blockade", book="CS")
+BLOCKADE = Section("Monster Event Card Clarifications: Pirate Blockade", book="CS")
 ACTIONS = ("slay", "recruit", "build", "gain_resource")
 CS_ACTIONS = ("sail", "gain_map")
 ISLANDS = ("araby", "nae_aerie", "exekratys", "amarynth")
@@ -694,7 +694,8 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
     if action == "build" and not roles_met(s, seat, top):
         raise Rejected("ROLES_NOT_MET", rule, "Your Citizens' Role icons do not match the Domain's.")
     if action == "recruit" and blocked(s, stack):
-        raise Rejected("BLOCKADE", BLOCKADE, "The Pirate Blockade: no Citizen whose number was rolled may be gained.")
+        raise Rejected("BLOCKADE", BLOCKADE, "The Pirate Blockade: no Citizen whose number was rolled may be gained.",
+                       ruling="VA-32")
     augment = cmd.get("magic", 0)
     if "tomes" in cmd and not s.cs:
         raise Rejected("NO_TOMES", rule, "There are no Tomes without Crimson Seas.")

@@ -382,7 +382,8 @@ def test_the_pirate_blockade_keeps_the_rolled_citizens_from_being_gained():
     t = SeasTable().event_at("blockade", "knight")
     t.to_actions(1, 2)                                        # 1, 2 and 3 are blockaded
     t.purse(0, gold=9)
-    t.rejects(0, {"type": "recruit", "stack": "monk"}, "BLOCKADE")
+    blockade = t.rejects(0, {"type": "recruit", "stack": "monk"}, "BLOCKADE")
+    assert (blockade.rule, blockade.ruling) == ("CS Monster Event Card Clarifications: Pirate Blockade", "VA-32")
     legal = {c.get("stack") for c in CS.legal_commands(t.state, 0) if c["type"] == "recruit"}
     assert legal.isdisjoint({"monk", "merchant", "mercenary"}) and "archer" in legal
     t.on_top("wraith", "ruins")                               # its reward: a Citizen of 3 Gold or less
