@@ -63,6 +63,11 @@ def _object_without_duplicates(pairs: list) -> dict:
     return value
 
 
+# One decoder for every body (json.loads with any keyword builds a new one, its scanner
+# included, on every call: most of a command body's parse).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite,
+                            object_pairs_hook=_object_without_duplicates)
+
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -90,8 +95,7 @@ def loads_strictly(data: bytes):
     except UnicodeDecodeError:
         raise _not_json("it is not UTF-8.") from None
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite,
-                           object_pairs_hook=_object_without_duplicates)
+        value = _DECODER.decode(text)
     except _DuplicateName as twice:
         raise _not_json(f"an object names {str(twice)[:40]!r} twice.") from None
     except RecursionError:
