@@ -185,11 +185,11 @@ def _bounded_unsized_body() -> None:
     (413 for a body of stated length, but the first MiB of a longer chunked one served); and a
     malformed chunk is gunicorn's error, raised in the middle of a view (a 500). Here a body
     longer than the limit is 413, as with a Content-Length, and a malformed one 400."""
+    if not request.environ.get("HTTP_TRANSFER_ENCODING") or request.routing_exception is not None:
+        return
     from gunicorn.http.errors import ParseException
     from werkzeug.exceptions import RequestEntityTooLarge
 
-    if not request.environ.get("HTTP_TRANSFER_ENCODING") or request.routing_exception is not None:
-        return
     try:
         request.get_data(cache=True)  # through werkzeug's stream: at most max_content_length bytes
         more = request.max_content_length is not None and request.environ["wsgi.input"].read(1)
