@@ -59,7 +59,8 @@ TABLE_SETUP_SCHEMA = {
         "maps": {"type": "array", "items": CARD_ID, "minItems": 3, "maxItems": 3,
                  "description": "the 3 Map cards revealed from the bottom of the Map Deck"},
         "events": {"type": "array", "items": CARD_ID, "maxItems": 7,
-                   "description": "with 'The pact of the waves': the Event cards put under the Anchor"},
+                   "description": "with 'The pact of the waves': the Event cards put under the Anchor "
+                                  "(left out, or [], when the pact is of no Event)"},
         "face_up_event": {**CARD_ID, "description": "with 'Scanning the horizon': the Event card turned face up"},
         "draw_off": {"type": "array", "items": CARD_ID, "maxItems": 42,
                      "description": "with first_player 'draw_off': the cards revealed, in the order revealed"},
