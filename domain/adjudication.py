@@ -34,8 +34,27 @@ def json_safe(value: Any) -> Any:
 
     The service stores events, commands and creation records in this form and applies them
     in it on the live path too, so a game evolved in memory and the same game replayed from
-    storage are identical; the verifier compares the rules' events in it."""
+    storage are identical; the verifier compares the rules' events in it.
+
+    The same as json.loads(json.dumps(value)), built without writing the text: plain dicts,
+    lists, tuples, strings, integers, floats, booleans and None are copied here (a dict's keys
+    as JSON writes them), anything else (a subclass, a type JSON refuses) takes the trip."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None or kind is float:
+        return value
+    if kind is dict:
+        copied = {}
+        for key, item in value.items():
+            copied[key if type(key) is str else _key(key)] = json_safe(item)
+        return copied
+    if kind is list or kind is tuple:
+        return [json_safe(item) for item in value]
     return json.loads(json.dumps(value))
+
+
+def _key(key: Any) -> str:
+    """A dict key as json.dumps writes it (it refuses what JSON cannot take as a key)."""
+    return json.loads(json.dumps({key: None})).popitem()[0]
 
 
 class InvalidCommand(Rejected):
