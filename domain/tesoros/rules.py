@@ -20,7 +20,7 @@ from .. import kit
 from ..chance import CHANCE_RULE, needed, not_there
 from ..kit import Section
 from ..ruleset import Rejected
-from .state import TesorosState, evolve
+from .state import TesorosState, evolve, initial_state
 
 SETUP = Section("Setup")
 DICE = Section("Use of the Dice (Assign Die Value)")
@@ -118,10 +118,12 @@ PHASES = ("draw", "action1", "move", "sail", "action2", "discard")
 def moment_of(s: TesorosState) -> str:
     """Before the first turn and after the end, "over"; else Scurvy's choice, a decision some
     seat owes inside the phase, or the phase."""
-    if not s.seats or s.phase == "setup":
+    if not s.seats:
         return "over"
-    if s.scurvy is not None:
+    if s.scurvy is not None:  # also in the draw-off for the first player (TA-30)
         return "scurvy"
+    if s.phase == "setup":
+        return "over"
     if s.pending is not None:
         return "pending_" + s.pending["kind"]
     return s.phase if s.phase in PHASES else "over"
@@ -321,6 +323,8 @@ def finish(d: Draft, then: dict, card: str | None) -> None:
         after_draw(d, then["reason"])
     elif then["do"] == "peek":
         d.emit("DeckPeeked", seat=seat, card=card, reason=then["reason"])
+    elif then["do"] == "draw_off":
+        draw_off_card(d, then, card)
     else:
         assign(d, seat, then["purpose"], "deck", card)
 
@@ -692,6 +696,46 @@ def keep_cards(d: Draft, seat: int, command: dict) -> None:
         d.emit("DiscardReshuffled", count=len(s.discard))
         d.reshuffled = True
     need_card(d, then)
+
+
+# -- the draw-off for the first player ------------------------------------------------
+
+def draw_off_after(contenders: list[int], round_: list[dict], die: dict) -> tuple[str, object]:
+    """[Starting the Game] "Whoever gets the highest die value starts the game"; TA-5: tied
+    Pirates reveal again. After the dice of a round so far ({"seat", "card"}): ("draw", seat)
+    for the next contender to reveal, ("again", tied seats), or ("first", the starting seat)."""
+    if len(round_) < len(contenders):
+        return "draw", contenders[len(round_)]
+    best = max(die[x["card"]] for x in round_)
+    tied = [x["seat"] for x in round_ if die[x["card"]] == best]
+    return ("first", tied[0]) if len(tied) == 1 else ("again", tied)
+
+
+def draw_off_card(d: Draft, then: dict, card: str | None) -> None:
+    """The draw-off after Scurvy stopped it at the game's setup (setup._first_player, TA-30):
+    each card the Pirates reveal after their choices, until one has the highest die."""
+    s = d.s
+    if card is None:  # TA-2: nothing at all to reveal: the first contender starts, as at setup
+        d.emit("TurnStarted", seat=then["contenders"][0], turn=1)
+        return
+    step = {"seat": then["seat"], "card": card}
+    d.emit("DrawOffRevealed", cards=[step])
+    round_ = then["round"] + [step]
+    kind, who = draw_off_after(then["contenders"], round_, {c: x["die"] for c, x in s.cards.items()})
+    if kind == "first":
+        d.emit("TurnStarted", seat=who, turn=1)
+    elif kind == "draw":
+        need_card(d, {**then, "seat": who, "round": round_})
+    else:
+        need_card(d, {"do": "draw_off", "seat": who[0], "contenders": who, "round": []})
+
+
+def evolve_all(events: list[dict]) -> TesorosState:
+    """The state these events make, from the start (the setup's, for an Event in the draw-off)."""
+    s = initial_state()
+    for event in events:
+        s = evolve(s, event)
+    return s
 
 
 # -- the end ------------------------------------------------------------------------

@@ -12,10 +12,11 @@ from ..kit import schema_problems as _schema_problems
 from ..kit.printed import checked_content, cite, usable_options
 from ..ruleset import InvalidCreation, Rejected
 from .board import board_problems
+from . import rules
 from .printed import SECTIONS, printed_problems
 
 RULESET_ID = "tesoros-del-rey-pirata"
-RULESET_VERSION = "1.0.0"
+RULESET_VERSION = "1.1.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
@@ -63,7 +64,8 @@ TABLE_SETUP_SCHEMA = {
                                   "(left out, or [], when the pact is of no Event)"},
         "face_up_event": {**CARD_ID, "description": "with 'Scanning the horizon': the Event card turned face up"},
         "draw_off": {"type": "array", "items": CARD_ID, "maxItems": 42,
-                     "description": "with first_player 'draw_off': the cards revealed, in the order revealed"},
+                     "description": "with first_player 'draw_off': the cards revealed, in the order revealed; with "
+                                    "chaos_on_the_high_seas, the Event cards too, up to Scurvy (TA-30)"},
     },
 }
 
@@ -241,9 +243,10 @@ def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t
     if opts["scanning_the_horizon"] and in_play and not opts["chaos_on_the_high_seas"]:
         face_up = chance.pick(in_play, 1, None if "face_up_event" not in t else [t["face_up_event"]],
                               "setup.face_up_event")[0]
-    first, draw_off = _first_player(opts, n, content, deck, chance, t)
+    shuffled_in = in_play if opts["chaos_on_the_high_seas"] else []  # [Variants] after the deal (TA-30)
+    first, draw_off, resume = _first_player(opts, n, content, deck, chance, t, shuffled_in)
     return {"in_play": in_play, "hands": hands, "deck": deck, "opened": opened, "face_up": face_up, "first": first,
-            "draw_off": draw_off}
+            "draw_off": draw_off, "resume": resume}
 
 
 def _setup_events(players: list[str], opts: dict, content: dict, chance, events: list, table: dict) -> list[dict]:
@@ -256,38 +259,85 @@ def _setup_events(players: list[str], opts: dict, content: dict, chance, events:
     if opts["chaos_on_the_high_seas"]:  # [Variants] after dealing, the Event cards into the Play Deck
         out.append({"type": "EventsShuffledIntoDeck", "events": sorted(in_play)})
     out.append({"type": "MapsRevealed", "maps": list(table["opened"])})
-    if table["draw_off"]:
-        out.append({"type": "DrawOffRevealed", "cards": table["draw_off"]})
-    out.append({"type": "TurnStarted", "seat": table["first"], "turn": 1})
+    out += _draw_off_events(out, chance, table["draw_off"], table["resume"])
+    if table["first"] is not None:
+        out.append({"type": "TurnStarted", "seat": table["first"], "turn": 1})
     return out
 
 
-def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict):
-    """[Starting the Game] highest die starts; TA-5: tied players draw again, the cards are discarded."""
+def _draw_off_events(before: list[dict], chance, steps: list[dict], resume: dict | None) -> list[dict]:
+    """The draw-off's dice as DrawOffRevealed, and each Event revealed in it (TA-30) carried out
+    as the rules carry out one drawn in play (rules.run_event), on the state the setup made so
+    far: Scurvy, the Pirates' choice, comes last, with where the draw-off resumes."""
+    out: list[dict] = []
+    dice: list[dict] = []
+    for step in steps:
+        if "card" in step:
+            dice.append(step)
+            continue
+        if dice:
+            out.append({"type": "DrawOffRevealed", "cards": dice})
+            dice = []
+        state = rules.evolve_all(before + out)
+        draft = rules.Draft(state, chance, {})
+        rules.run_event(draft, step["event"], "deck", resume or {})
+        out += draft.events
+    if dice:
+        out.append({"type": "DrawOffRevealed", "cards": dice})
+    return out
+
+
+def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict, shuffled_in: list):
+    """[Starting the Game] highest die starts; TA-5: tied players draw again, the cards are discarded.
+
+    The first player (None while Scurvy waits), the draw-off's steps in order ({"seat", "card"}
+    for a die, {"event"} for an Event) and, when Scurvy stopped it, where it resumes. With Chaos
+    on the high seas (TA-30) the Events are in the Play Deck: one revealed is carried out at once
+    and the same Pirate reveals the next card; Scurvy waits for the Pirates' choices, and the
+    draw-off goes on after them (rules.draw_off_card)."""
     if opts["first_player"] != "draw_off":
-        return opts["first_player"], []
+        return opts["first_player"], [], None
     die = {c["id"]: c["die"] for c in content["playCards"]}
+    effects = {e["id"]: e["effect"] for e in content["events"]}
     contenders = list(range(n))
-    revealed: list[dict] = []      # {"seat", "card"}, each card turned up, in order
+    steps: list[dict] = []         # each card turned up, in order
     supplied = t.get("draw_off")
-    pool = list(deck)
+    pool = sorted(list(deck) + list(shuffled_in))
+    round_: list[dict] = []        # this round's dice: {"seat", "card"}
     while True:
-        told = None if supplied is None else supplied[len(revealed):len(revealed) + len(contenders)]
-        if revealed and told is not None and len(told) < min(len(contenders), len(pool)):
+        wanted = len(contenders) - len(round_)
+        told = None if supplied is None else supplied[len(steps):len(steps) + wanted]
+        if steps and not round_ and told is not None and len(told) < min(wanted, len(pool)):
             # TA-5: a tie draws again; count the whole list (the pick would count this round only)
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                            f"setup.draw_off: the draw-off was tied, so the tied Pirates draw again: list "
-                           f"{len(revealed) + len(contenders)} cards: the {len(revealed)} revealed so far, then one "
-                           f"for each of the {len(contenders)} tied Pirates, in seat order")
-        got = chance.pick(pool, len(contenders), told, "setup.draw_off")
-        if len(got) < len(contenders):
-            return contenders[0], revealed  # the deck ran dry: the first contender starts
+                           f"{len(steps) + wanted} cards: the {len(steps)} revealed so far, then one "
+                           f"for each of the {wanted} tied Pirates, in seat order")
+        if told and len(told) < wanted and effects.get(told[-1]) == "scurvy":
+            wanted = len(told)  # the list rightly stops at Scurvy (the rest comes with the choices)
+        got = chance.pick(pool, wanted, told, "setup.draw_off")
+        if len(got) < wanted:
+            return contenders[0], steps, None  # the deck ran dry: the first contender starts
         for c in got:
             pool.remove(c)
-        revealed += [{"seat": s, "card": c} for s, c in zip(contenders, got, strict=False)]
-        best = max(die[c] for c in got)
-        contenders = [s for s, c in zip(contenders, got, strict=False) if die[c] == best]
-        if len(contenders) == 1:
-            if supplied is not None and len(supplied) != len(revealed):
+            if c in effects:  # TA-30: carried out at once; the same Pirate reveals the next card
+                steps.append({"event": c})
+                if effects[c] == "scurvy":
+                    if supplied is not None and len(supplied) != len(steps):
+                        raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                                       "setup.draw_off: the draw-off stops at Scurvy until every Pirate has "
+                                       "chosen the 2 cards to keep: list the cards revealed after it in 'drawn' "
+                                       "with the last choice")
+                    return None, steps, {"do": "draw_off", "seat": contenders[len(round_)],
+                                         "contenders": contenders, "round": round_}
+                continue
+            step = {"seat": contenders[len(round_)], "card": c}
+            steps.append(step)
+            round_.append(step)
+        kind, who = rules.draw_off_after(contenders, round_, die)
+        if kind == "first":
+            if supplied is not None and len(supplied) != len(steps):
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, "setup.draw_off: more cards than the draw-off revealed")
-            return contenders[0], revealed
+            return who, steps, None
+        if kind == "again":
+            contenders, round_ = who, []

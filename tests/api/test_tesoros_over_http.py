@@ -87,3 +87,23 @@ def test_a_table_game_says_what_it_dealt_and_what_each_command_drew(corsairs_cli
     assert "FAVOR-a" in game.view(game.seat(0))["state"]["seats"][0]["hand"]
     command = [e for e in game.all_events(game.seat(1)) if e.get("command")][-1]["command"]
     assert command["body"] == {"type": "draw_card"}
+
+
+def test_at_a_table_scurvy_in_the_draw_off_is_chosen_by_each_seat_and_the_host_reports_the_rest(corsairs_client):
+    # TA-5, TA-30: with Chaos on the high seas, the draw-off reveals Scurvy first; the game waits
+    # for both choices, and the host sends the last one with the cards revealed after it.
+    hands = [["CP-2", "CP-3", "CP-5", "CS-3", "CS-4"], ["MS-5", "LS-5", "WTP-1b", "WTP-2b", "SAB-2"]]
+    game = create(corsairs_client, ID, players=("Ana", "Diego"), chance="table",
+                  options={"first_player": "draw_off", "chaos_on_the_high_seas": True},
+                  setup={"hands": hands, "maps": ["MAP-tortuga", "MAP-puerto_viejo", "MAP-volcan"],
+                         "draw_off": ["scurvy"]})
+    view = game.view()
+    assert view["phase"] == "scurvy" and view["to_move"] == [0, 1]
+    assert {c["type"] for c in game.legal(game.seat(0))} == {"keep_cards"}
+    assert game.send({"type": "keep_cards", "cards": hands[0][:2]}, game.seat(0)).status_code == 200
+    refused = game.send({"type": "keep_cards", "cards": hands[1][:2]}, game.seat(1))
+    assert refused.status_code == 422 and refused.get_json()["code"] == "TABLE_OUTCOME_FROM_HOST"
+    answer = game.send({"type": "keep_cards", "seat": 1, "cards": hands[1][:2], "drawn": ["SAB-1", "FAVOR-a"]})
+    assert answer.status_code == 200, answer.get_json()
+    view = game.view()
+    assert view["phase"] == "draw" and view["to_move"] == [1]
