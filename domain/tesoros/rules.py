@@ -16,6 +16,8 @@ move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .. import kit
 from ..chance import CHANCE_RULE, needed, not_there
 from ..kit import Section
@@ -700,7 +702,7 @@ def keep_cards(d: Draft, seat: int, command: dict) -> None:
 
 # -- the draw-off for the first player ------------------------------------------------
 
-def draw_off_after(contenders: list[int], round_: list[dict], die: dict) -> tuple[str, object]:
+def draw_off_after(contenders: list[int], round_: list[dict], die: dict) -> tuple[str, Any]:
     """[Starting the Game] "Whoever gets the highest die value starts the game"; TA-5: tied
     Pirates reveal again. After the dice of a round so far ({"seat", "card"}): ("draw", seat)
     for the next contender to reveal, ("again", tied seats), or ("first", the starting seat)."""

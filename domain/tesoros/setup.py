@@ -11,8 +11,8 @@ from ..kit import load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..kit.printed import checked_content, cite, usable_options
 from ..ruleset import InvalidCreation, Rejected
-from .board import board_problems
 from . import rules
+from .board import board_problems
 from .printed import SECTIONS, printed_problems
 
 RULESET_ID = "tesoros-del-rey-pirata"

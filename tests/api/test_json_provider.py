@@ -67,7 +67,7 @@ class Seat:
     {"text": "tab\there, DEL \x7f"},                  # DEL: escaped by Flask, not by orjson
     {"big": 2**64 + 1},                               # past orjson's 64 bits
     {1: "a"},                                         # a key that is not a string
-    {"at": datetime.datetime(2026, 12, 3, 12, 0, tzinfo=datetime.timezone.utc)},  # Flask's HTTP date
+    {"at": datetime.datetime(2026, 12, 3, 12, 0, tzinfo=datetime.UTC)},  # Flask's HTTP date
     {"day": datetime.date(2026, 12, 3)},
     {"id": uuid.UUID(int=7)},
     {"seat": Seat("Ana", 1)},
