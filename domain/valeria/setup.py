@@ -404,7 +404,7 @@ def _accepted(cs: bool, players, options, content) -> tuple[dict | None, dict, l
     n = len(players)
     if not 1 <= n <= 5:
         problems.append(f"players: Valeria: Card Kingdoms is for 1 (the solo variant) to 5 players, not {n} [BR p.4, p.16]"
-                        if not cs else f"players: Valeria: Card Kingdoms is for 2 to 5 players, not {n}")
+                        if not cs else f"players: Crimson Seas is for 2 to 5 players, not {n} [BR p.4]")
     opts = dict(options or {})
     form = _schema_problems(_options_validator, opts, "options")
     problems += form
@@ -424,7 +424,10 @@ def _option_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
     problems = []
     asked = opts["expansions"]
     known = {"crimson_seas", MONSTER_EVENTS} if cs else {MONSTER_EVENTS}
-    if len(set(asked)) != len(asked) or not set(asked) <= known:
+    twice = sorted({x for x in asked if asked.count(x) > 1})
+    if twice:
+        problems.append(f"options.expansions: {', '.join(map(repr, twice))} listed more than once: name each expansion once")
+    elif not set(asked) <= known:
         problems.append(f"options.expansions: {UNSUPPORTED}{' and Crimson Seas' if cs else ''}, with Crimson Seas' Monster "
                         f"Events on their own ('monster_events'); {asked} cannot be added"
                         + ("" if cs else " (for Crimson Seas create a 'crimson-seas' game)") + " [CS Monster Event Cards]")

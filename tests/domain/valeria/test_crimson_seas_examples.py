@@ -469,3 +469,14 @@ def test_a_table_refilling_two_slots_is_asked_for_both_at_once():
     assert "in order; 2 are needed (item 2: a Goods token refilling Araby" in short.detail
     events = t.do(0, {**sail, "revealed": [one, t.state.goods_supply[1]]})
     assert len(of(events, "IslandRefreshed")[0]["drawn"]) == 2
+
+
+@pytest.mark.parametrize("players, options, words", [
+    (6, None, "players: Crimson Seas is for 2 to 5 players, not 6 [BR p.4]"),
+    (2, {"expansions": ["monster_events", "monster_events"]},
+     "options.expansions: 'monster_events' listed more than once: name each expansion once"),
+])
+def test_too_many_players_and_an_expansion_named_twice_are_refused_for_what_they_are(players, options, words):
+    with pytest.raises(InvalidCreation) as info:
+        CS.setup(["A", "B", "C", "D", "E", "F"][:players], options, None, TableChance(), None)
+    assert words in info.value.problems, info.value.problems

@@ -199,7 +199,7 @@ def test_crimson_seas_content_carries_its_events_in_its_own_section_and_names_th
     assert any("carries its Monster Events in crimson_seas.monster_events" in p for p in info.value.problems)
     with pytest.raises(InvalidCreation) as info:
         R.setup(["A", "B"], {"expansions": ["monster_events", "monster_events"]}, None, TableChance(), None)
-    assert any("cannot be added" in p for p in info.value.problems)
+    assert any("listed more than once" in p for p in info.value.problems)
 
 
 # -- [CS Monster Event Cards, Setup] 'you may preselect it' (VP-48) -------------------------------
