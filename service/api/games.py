@@ -167,6 +167,9 @@ class VersionQuerySchema(ma.Schema):
         "description": "Show the game as it stood after this stored event (1 = creation)"})
 
 
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                 "description": 'Answer 304, without a body, if the version shown would be this one: '
+                                'the ETag ("<version>") of the view this token got before'}
 ETAG_HEADER = {"ETag": {"description": 'The game version shown, as "<version>"',
                         "schema": {"type": "string"}}}
 
@@ -284,20 +287,28 @@ def create_game(body: dict):
 
 
 @blp.route("/<uuid:game_id>")
-@blp.doc(operationId="getGame", security=READ_AUTH)
+@blp.doc(operationId="getGame", security=READ_AUTH, parameters=[IF_NONE_MATCH])
 @blp.arguments(VersionQuerySchema, location="query")
 @blp.response(200, GameViewSchema, headers=ETAG_HEADER)
+@blp.documented(blp.alt_response(304, description=(
+    "Not Modified: the If-None-Match sent names the version shown (its ETag), so the view you "
+    "hold for this token is still the game's; no body"), headers=ETAG_HEADER))
 @blp.problems(400, 401, 404, 503)
 def get_game(query: dict, game_id: UUID):
     """The game as your seat sees it, optionally at a past version.
 
     The host sees everything, a spectator what every seat may see. A public game answers
-    without a token, as its spectator."""
+    without a token, as its spectator. With If-None-Match naming the version shown (the ETag
+    of the view this token got before), an unchanged game answers 304 without a body."""
     game, caller = authenticate(game_id, reading=True)
     version = query.get("version")
     if version is not None:
         if version > game.version:
             raise Problem(404, f"This game has {game.version} stored events; there is no version {version}.",
                           "VERSION_NOT_FOUND")
+    tag = str(version if version is not None else game.version)
+    if request.if_none_match.contains_weak(tag):  # RFC 9110 13.1.2: weak comparison; "*" matches
+        return current_app.response_class(status=304, headers={"ETag": f'"{tag}"'})
+    if version is not None:
         game = application().get_game(game_id, version=version)
     return game_view(game, caller), 200, {"ETag": f'"{game.version}"'}

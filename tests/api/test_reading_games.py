@@ -44,6 +44,32 @@ def test_the_etag_is_the_version_shown(client):
     assert response.headers["ETag"] == '"5"' and response.get_json()["version"] == 5
 
 
+def test_if_none_match_with_the_version_shown_answers_304_without_a_body(client):
+    game = create(client)
+    seat = game.seat(0)
+    first = game.get("", seat)
+    tag = first.headers["ETag"]
+    same = game.get("", {**seat, "If-None-Match": tag})
+    assert same.status_code == 304 and same.data == b"" and same.headers["ETag"] == tag
+    assert same.headers["Cache-Control"] == "no-store"
+    assert game.get("", {**seat, "If-None-Match": f'W/{tag}, "1"'}).status_code == 304  # weak comparison
+    assert game.get("", {**seat, "If-None-Match": "*"}).status_code == 304
+    game.send({"type": "draw"}, seat)
+    moved = game.get("", {**seat, "If-None-Match": tag})
+    assert moved.status_code == 200 and moved.headers["ETag"] == f'"{moved.get_json()["version"]}"' != tag
+    # A past version never changes: its tag answers 304 however far the game has gone on.
+    assert game.get("", {**seat, "If-None-Match": tag}, query_string={"version": 5}).status_code == 304
+    assert game.get("", {**seat, "If-None-Match": moved.headers["ETag"]}, query_string={"version": 5}).status_code == 200
+
+
+def test_if_none_match_is_answered_only_after_the_token_is_checked(client):
+    game = create(client)
+    tag = game.get("").headers["ETag"]
+    refused = game.get("", {"Authorization": "Bearer nope", "If-None-Match": tag})
+    assert refused.status_code == 401
+    assert game.get("", {**game.seat(0), "If-None-Match": tag}, query_string={"version": 99}).status_code == 404
+
+
 def test_a_past_version_shows_the_game_as_it_stood_then(client):
     game = create(client)
     before = game.view(game.seat(0))
