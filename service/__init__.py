@@ -157,6 +157,7 @@ def create_app(config: dict | None = None) -> Flask:
     operations.install(app)
     limits.install(app)
     app.after_request(_response_headers)
+    app.before_request(_codings_understood)
     app.before_request(_exports_may_be_large)
     app.before_request(_json_bodies_only)
     app.before_request(_bounded_unsized_body)  # after _exports_may_be_large: its limit
@@ -193,6 +194,25 @@ def _configure(app: Flask, config: dict) -> None:
                           int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_BYTES") or 4 * 1024 * 1024))
     app.config.setdefault("ANONYMOUS_EXPORT_MAX_VALUES",
                           int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_VALUES") or 250_000))
+
+
+def _codings_understood() -> None:
+    """A body in a coding Parley does not undo is refused, never read as if it were plain JSON.
+    gunicorn frames a body whose last transfer coding is chunked and passes the codings before
+    it (gzip, deflate) on unapplied: 501, as for the codings gunicorn itself does not know (RFC
+    9112 6.1). A content coding (Content-Encoding: gzip) is not undone either: 415 (RFC 9110
+    8.4.1). Only for a route that exists with this method: otherwise 404/405 say more."""
+    if request.routing_exception is not None:
+        return
+    environ = request.environ
+    transfer = environ.get("HTTP_TRANSFER_ENCODING")
+    if transfer is not None and [c.strip().lower() for c in transfer.split(",")] != ["chunked"]:
+        raise Problem(501, "The only transfer coding Parley reads is chunked: send the body without "
+                           f"'{transfer}', or with 'Transfer-Encoding: chunked' alone.")
+    content = environ.get("HTTP_CONTENT_ENCODING")
+    if content is not None and content.strip().lower() not in ("", "identity"):
+        raise Problem(415, f"Parley reads bodies with no content coding: send the JSON without "
+                           f"'Content-Encoding: {content}'.")
 
 
 def _exports_may_be_large() -> None:

@@ -23,10 +23,12 @@ log = logging.getLogger(__name__)
 # The error statuses the API documents (405 cannot be documented per operation). 414 and 431
 # come from the HTTP server itself (gunicorn's request-line and header limits), as problems too
 # (deploy/gunicorn.conf.py).
-DOCUMENTED = (400, 401, 403, 404, 408, 409, 412, 413, 414, 415, 422, 429, 431, 503)
-# The HTTP server's own refusals, possible on any operation: a request read too slowly (408,
-# service/serving.py), a request line or header too long (414, 431).
-SERVER_LIMITS = (408, 414, 431)
+DOCUMENTED = (400, 401, 403, 404, 408, 409, 412, 413, 414, 415, 417, 422, 429, 431, 501, 503)
+# The HTTP server's own refusals, possible on any operation: a malformed request (400: its
+# request line, headers or framing), a request read too slowly (408, service/serving.py), a
+# request line or header too long (414, 431), an Expect it cannot meet (417), a transfer coding
+# it does not read (501; service._codings_understood refuses the ones gunicorn passes on).
+SERVER_LIMITS = (400, 408, 414, 417, 431, 501)
 # Every operation but the probes' may meet a rate limit (service/limits.py).
 RATE_LIMITED = 429
 
@@ -42,10 +44,12 @@ CODES = {
     413: "BODY_TOO_LARGE",
     414: "URI_TOO_LONG",
     415: "UNSUPPORTED_MEDIA_TYPE",
+    417: "EXPECTATION_FAILED",
     422: "UNPROCESSABLE",
     429: "RATE_LIMITED",
     431: "HEADERS_TOO_LARGE",
     500: "INTERNAL_ERROR",
+    501: "NOT_IMPLEMENTED",
     503: "STORE_UNAVAILABLE",
 }
 

@@ -163,8 +163,8 @@ class Blueprint(flask_smorest.Blueprint):
         function that only calls the next (about a dozen calls a request, each looking up the
         app and whether the view is a coroutine); here the documentation they build is put on
         the view itself, which is called directly."""
-        documenting = [self.alt_response(status, response=http.HTTPStatus(status).name)
-                       for status in statuses + SERVER_LIMITS + ((RATE_LIMITED,) if limited else ())]
+        listed = dict.fromkeys(statuses + SERVER_LIMITS + ((RATE_LIMITED,) if limited else ()))
+        documenting = [self.alt_response(status, response=http.HTTPStatus(status).name) for status in listed]
         return self.documented(*reversed(documenting))  # applied in the order listed
 
 
@@ -197,8 +197,23 @@ class Api(flask_smorest.Api):
         for status in DOCUMENTED:
             phrase = http.HTTPStatus(status).phrase
             response = {"description": phrase, "schema": ProblemSchema}
+            if status in ANSWER_HEADERS:
+                response["headers"] = ANSWER_HEADERS[status]
             prepare_response(response, self.spec, PROBLEM_JSON)
             self.spec.components.response(http.HTTPStatus(status).name, response, lazy=True)
+
+
+def _digits() -> dict:  # a header holding a whole number
+    return {"type": "string", "pattern": "^[0-9]+$"}
+# The headers a refusal carries (docs/api.md, "Errors"): when to try again, and the budget spent.
+ANSWER_HEADERS = {
+    429: {"Retry-After": {"description": "Seconds until the budget spent allows a request again", "schema": _digits()},
+          "X-RateLimit-Limit": {"description": "The budget's requests a window", "schema": _digits()},
+          "X-RateLimit-Remaining": {"description": "What is left of it (0)", "schema": _digits()},
+          "X-RateLimit-Reset": {"description": "When the window frees a request, in seconds since the epoch",
+                                "schema": _digits()}},
+    503: {"Retry-After": {"description": "Seconds after which the store may answer again", "schema": _digits()}},
+}
 
 
 def application() -> Parley:

@@ -83,6 +83,9 @@ class DryRunQuerySchema(ma.Schema):
 # DryRunQuerySchema: the query's is documented here, beside the headers.
 DRY_RUN = {"in": "query", "name": "dry_run", "required": False, "schema": {"type": "boolean", "default": False},
            "description": DryRunQuerySchema._declared_fields["dry_run"].metadata["description"]}
+REPLAYED = {"Idempotent-Replayed": {"description": "'true' on the answer to a retry whose Idempotency-Key "
+                                                   "was accepted before: the first answer, nothing applied again",
+                                    "schema": {"type": "string", "enum": ["true"]}}}
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
             "description": 'Refuse (412) unless the game is still at this version: "<version>"'}
 
@@ -113,7 +116,7 @@ PREFERENCE_APPLIED = {"Preference-Applied": {
     blp.doc(operationId="sendCommand", security=BEARER_AUTH, parameters=[DRY_RUN, IF_MATCH, IDEMPOTENCY_KEY, PREFER]),
     blp.arguments(CommandSchema),
     blp.arguments(DryRunQuerySchema, location="query"),
-    blp.response(200, CommandResultSchema, headers={**ETAG_HEADER, **PREFERENCE_APPLIED}),
+    blp.response(200, CommandResultSchema, headers={**ETAG_HEADER, **PREFERENCE_APPLIED, **REPLAYED}),
     blp.problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503))
 def send_command(game_id: UUID):
     """Send one command; answers the events it produced and your new view.
@@ -314,8 +317,8 @@ class LeanRoute:
         if environ.get("REQUEST_METHOD") != "POST" or environ.get("QUERY_STRING"):
             return None
         matched = self.path.match(environ.get("PATH_INFO", ""))
-        if matched is None or environ.get("HTTP_TRANSFER_ENCODING"):
-            return None
+        if matched is None or environ.get("HTTP_TRANSFER_ENCODING") or environ.get("HTTP_CONTENT_ENCODING"):
+            return None  # Flask's route reads it, or refuses its codings (service._codings_understood)
         mimetype, params = parse_options_header(environ.get("CONTENT_TYPE", ""))
         mimetype = mimetype.lower()
         if not (mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))):

@@ -227,7 +227,9 @@ class GameListSchema(ma.Schema):
 @blp.route("", methods=["GET"])
 @blp.doc(operationId="listGames")
 @blp.arguments(ListGamesQuerySchema, location="query")
-@blp.response(200, GameListSchema)
+@blp.response(200, GameListSchema, headers={
+    "Link": {"description": 'RFC 8288: the next page, rel="next" (the same filters, after the last game listed)',
+             "schema": {"type": "string"}}})
 @blp.problems(400, 503)
 def list_games(query: dict):
     """Games in the order they were created, filtered by ruleset, status and player name.
@@ -253,7 +255,7 @@ def list_games(query: dict):
     "ruleset": "corsairs-of-valeria", "players": [{"name": "Kira"}, {"name": "David"}],
     "chance": "server"})
 @blp.response(201, CreatedGameSchema, headers={
-    "Location": {"description": "The new game", "schema": {"type": "string"}}})
+    "Location": {"description": "The new game", "schema": {"type": "string"}}, **ETAG_HEADER})
 @blp.problems(400, 413, 415, 422, 503)
 def create_game(body: dict):
     """Create a game: one bearer token per seat, and a host token that may act for any seat."""

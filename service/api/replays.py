@@ -55,6 +55,7 @@ def replay_export(query: dict):
 @blp.route("/viewer", methods=["GET"])
 @blp.doc(operationId="replayViewer", responses={200: {"description": "The replay viewer (HTML)",
                                                       "content": {"text/html": {"schema": {"type": "string"}}}}})
+@blp.problems()
 def viewer():
     """The replay viewer: the table at each version, as the token sees it.
 

@@ -62,6 +62,7 @@ def summary(ruleset) -> dict:
 @blp.route("")
 @blp.doc(operationId="listRulesets")
 @blp.response(200, RulesetListSchema)
+@blp.problems()
 def list_rulesets():
     """Every ruleset this service adjudicates."""
     return {"rulesets": [summary(r) for r in rulesets().values()]}

@@ -577,3 +577,29 @@ def test_a_worker_stopped_while_booting_has_nothing_to_drain_and_logs_no_error()
     out = subprocess.run([sys.executable, "-c", DRAIN_PROBE], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [["info", "stopping while booting: nothing to drain"]]
+
+
+@pytest.mark.slow
+def test_a_coding_parley_does_not_undo_is_refused_not_read_as_plain_json(server):
+    """gunicorn frames 'gzip, chunked' and passes the gzip on unapplied: the plain JSON inside
+    would have been acted on as if the coding were not there (501 now); a Content-Encoding is
+    not undone either (415). Nothing is stored."""
+    created = requests.post(server.base + "/games", timeout=10, json={
+        "ruleset": "corsairs-of-valeria", "players": [{"name": "A"}, {"name": "B"}]}).json()
+    path = f"/games/{created['id']}/commands"
+    auth = f"Authorization: Bearer {created['seats'][0]['token']}\r\n".encode()
+    sent = _chunked(path, b'{"type": "roll_dice"}', headers=auth).replace(
+        b"Transfer-Encoding: chunked", b"Transfer-Encoding: gzip, chunked")
+    head, problem = _answer(server, sent)
+    assert head.startswith(b"HTTP/1.1 501 ") and PROBLEM.encode() in head, head
+    assert problem["code"] == "NOT_IMPLEMENTED" and "gzip, chunked" in problem["detail"]
+    body = b'{"type": "roll_dice"}'
+    head, problem = _answer(server, b"POST " + path.encode() + b" HTTP/1.1\r\nHost: parley\r\n" + auth
+                            + b"Content-Type: application/json\r\nContent-Encoding: gzip\r\nConnection: close\r\n"
+                            + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    assert head.startswith(b"HTTP/1.1 415 ") and problem["code"] == "UNSUPPORTED_MEDIA_TYPE", head
+    game = requests.get(server.base + f"/games/{created['id']}", timeout=10,
+                        headers={"Authorization": f"Bearer {created['host_token']}"}).json()
+    assert game["version"] == created["version"]
+    head, answer = _answer(server, _chunked(path, body, headers=auth))   # chunked alone: served
+    assert head.startswith(b"HTTP/1.1 200 "), (head, answer)
