@@ -18,6 +18,8 @@ class RejectionSchema(ma.Schema):
     rule = ma.fields.String(required=True)
     detail = ma.fields.String(required=True)
     ruling = ma.fields.String(allow_none=True)
+    problems = ma.fields.List(ma.fields.String(), metadata={
+        "description": "INVALID_COMMAND only: what breaks the body's schema, one line each, as a 422 lists it"})
 
 
 class DivergenceSchema(ma.Schema):
@@ -38,7 +40,8 @@ class VerificationSchema(ma.Schema):
     version = ma.fields.Integer(required=True, metadata={"description": "The last version in the export"})
     checked = ma.fields.List(ma.fields.String(), required=True)
     notes = ma.fields.List(ma.fields.String(), required=True)
-    divergence = ma.fields.Nested(DivergenceSchema, required=True, allow_none=True)
+    divergence = ma.fields.Nested(DivergenceSchema, required=True, allow_none=True, metadata={
+        "description": "The first record that diverges and how; null when valid or incomplete"})
 
 
 @blp.route("", methods=["POST"])

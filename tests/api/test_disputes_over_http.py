@@ -103,6 +103,24 @@ def test_a_verification_names_the_first_divergence_and_stores_nothing(disputes_c
     assert game.view()["version"] == document["version"]
 
 
+def test_a_recorded_body_that_breaks_its_schema_is_named_with_its_problems(disputes_client):
+    """docs/disputes.md: for a body that does not match its schema, the divergence's `rule`
+    carries `problems`, one line each, as the service's 422 lists them."""
+    import random
+
+    game = create(disputes_client, CORSAIRS)
+    play(game, random.Random(5), 20)
+    document = game.get("/export", ARBITER).get_json()
+    document["commands"][3]["body"] = {"type": "lock_dice", "keep": "not a list"}
+    found = disputes_client.post("/verifications", json=rechain(document)).get_json()["divergence"]
+    assert found["check"] == "rules" and found["rule"]["code"] == "INVALID_COMMAND", found
+    assert found["rule"]["problems"] and all(isinstance(p, str) for p in found["rule"]["problems"])
+    seat = game.view()["to_move"][0]
+    refused = game.send({"type": "lock_dice", "keep": "not a list", "seat": seat}, game.host)
+    assert refused.status_code == 422 and refused.get_json()["code"] == "INVALID_COMMAND", refused.get_json()
+    assert refused.get_json()["problems"] == found["rule"]["problems"]
+
+
 def test_what_is_not_an_export_is_400_and_rules_it_cannot_check_are_422(disputes_client):
     answer = disputes_client.post("/verifications", json={"format": "parley-export/1"})
     assert answer.status_code == 400 and answer.content_type == PROBLEM

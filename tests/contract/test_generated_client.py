@@ -288,3 +288,12 @@ def test_a_whole_game_is_played_through_the_generated_client(served, generated, 
     with play.anonymous() as client:
         verification = answer(verify_export.sync_detailed(client=client, body=document), m.Verification)
     assert verification.valid and verification.version == version, verification.to_dict()
+    assert verification.divergence is None
+    # A tampered export: the divergence reaches the app as the contract's Divergence, typed.
+    tampered = exported.to_dict()
+    tampered["commands"][0]["events"][0]["salt"] = "0" * 32  # the event no longer hashes as chained
+    with play.anonymous() as client:
+        verification = answer(verify_export.sync_detailed(client=client, body=m.ExportDocument.from_dict(tampered)),
+                              m.Verification)
+    assert not verification.valid and isinstance(verification.divergence, m.Divergence), verification.to_dict()
+    assert verification.divergence.check and verification.divergence.version >= 1
