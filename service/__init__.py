@@ -59,19 +59,39 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect
 DATA_POLICY = "default-src 'none'; frame-ancestors 'none'"
 
 
+# Cross-origin reads (CORS): a web app served from its own site (a spectator page, a table's
+# companion) calls Parley from the browser. Every answer may be read by any origin: Parley's
+# credentials are bearer tokens the app sends itself, never cookies or anything a browser adds
+# on its own, so a page of another site learns nothing it was not given a token for (no
+# Access-Control-Allow-Credentials). The headers an app reads are exposed to it.
+EXPOSED = ("ETag, Location, Link, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, "
+           "Preference-Applied, Idempotent-Replayed, X-Request-ID")
+# What a preflight (OPTIONS with Access-Control-Request-Method) allows a page to send.
+REQUEST_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Prefer, Last-Event-ID"
+PREFLIGHT_SECONDS = "600"
+
+
 def security_headers(public: bool, page: bool) -> dict[str, str]:
     """What every answer carries: whether a cache may keep it (`public`: a public document's
-    success), and what a browser may do with it (`page`: the viewer's HTML, else data)."""
+    success), what a browser may do with it (`page`: the viewer's HTML, else data), and that a
+    page of any site may read it (CORS)."""
     return {"Cache-Control": "no-cache" if public else "no-store",
             "Content-Security-Policy": PAGE_POLICY if page else DATA_POLICY,
             "X-Content-Type-Options": "nosniff",
             # The viewer's own address may carry a token (/viewer?game=...&token=...).
-            "Referrer-Policy": "no-referrer"}
+            "Referrer-Policy": "no-referrer",
+            "Access-Control-Allow-Origin": "*",
+            "Access-Control-Expose-Headers": EXPOSED}
 
 
 def _response_headers(response: Response) -> Response:
     response.headers.update(security_headers(
         request.endpoint in PUBLIC_ENDPOINTS and response.status_code < 400, response.mimetype == "text/html"))
+    if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers and "Allow" in response.headers:
+        # A browser's preflight, answered by Flask's automatic OPTIONS: the route's methods.
+        response.headers["Access-Control-Allow-Methods"] = response.headers["Allow"]
+        response.headers["Access-Control-Allow-Headers"] = REQUEST_HEADERS
+        response.headers["Access-Control-Max-Age"] = PREFLIGHT_SECONDS
     return response
 
 
