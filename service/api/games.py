@@ -157,6 +157,8 @@ class GameViewSchema(ma.Schema):
         "description": "Your seat number, \"host\", or \"spectator\" (the spectator's token, or no token "
                        "on a public game)",
         "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host", "spectator"]}]})
+    public = ma.fields.Boolean(required=True, metadata={
+        "description": "Anyone may read the game without a token, as its spectator (\"public\": true at creation)"})
     state = ma.fields.Dict(required=True, metadata={"description": "The game as you may see it"})
     result = ma.fields.Dict(required=True, allow_none=True, metadata=result_doc())
     chance = ma.fields.Nested(ChanceSchema, required=True)

@@ -25,6 +25,7 @@ def game_view(game: Game, caller: int | str, reveal_seed: bool = True) -> dict:
         "to_move": list(status.to_move),
         "seats": [{"seat": i, "name": name} for i, name in enumerate(game.seats)],
         "you": caller,
+        "public": game.public,
         "state": ruleset.view(game.state, viewer_for(caller)),
         "result": kit.named(status.result, game.seats) if status.finished else None,
         "chance": {

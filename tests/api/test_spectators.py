@@ -118,6 +118,9 @@ def test_a_public_game_answers_its_reads_without_a_token(client):
     # What one may send takes a token: the spectator's says nothing may be sent.
     assert game.get("/legal-commands", NO_TOKEN).status_code == 401
     assert game.view(NO_TOKEN)["you"] == "spectator"
+    # Every view says the game is public, so an app can tell from it whom it may show it to.
+    assert game.view(NO_TOKEN)["public"] is game.view()["public"] is game.view(game.seat(0))["public"] is True
+    assert create(client).view()["public"] is False
     assert game.view(NO_TOKEN)["state"] == game.view(spectator(game))["state"]
     assert game.get("", NO_TOKEN).get_json() == game.get("", spectator(game)).get_json()
     # Acting still takes a token: none is 401, a wrong one 401, the spectator's 403.
