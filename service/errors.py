@@ -121,6 +121,7 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
     request id, a new one, since the request's own headers were not read."""
     import json
     import uuid
+    from email.utils import formatdate
 
     from service import security_headers
 
@@ -131,7 +132,8 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
         code = CODES.get(status, "ERROR")
     body = json.dumps({"type": TYPE_BASE + code.lower().replace("_", "-"), "title": reason,
                        "status": status, "detail": detail, "instance": "", "code": code}).encode()
-    headers = {"Connection": "close", "Content-Type": PROBLEM_JSON, "Content-Length": str(len(body)),
+    headers = {"Date": formatdate(usegmt=True),  # RFC 9110 6.6.1: an origin server with a clock sends it
+               "Connection": "close", "Content-Type": PROBLEM_JSON, "Content-Length": str(len(body)),
                **security_headers(public=False, page=False), "X-Request-ID": uuid.uuid4().hex}
     head = f"HTTP/1.1 {status} {reason}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
     return head.encode("latin-1") + body

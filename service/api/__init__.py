@@ -193,6 +193,9 @@ class Api(flask_smorest.Api):
     def _register_error_handlers(self):
         pass  # service.errors registers problem+json handlers for everything
 
+    def _register_pagination_header(self):
+        pass  # no flask-smorest paging here (GET /games pages with a cursor and Link): no PaginationMetadata
+
     def _register_responses(self):
         for status in DOCUMENTED:
             phrase = http.HTTPStatus(status).phrase

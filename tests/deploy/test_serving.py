@@ -306,6 +306,7 @@ def test_the_http_servers_other_refusals_are_problems_named_by_their_status(serv
     assert head.startswith(b"HTTP/1.1 %d " % status + reason + b"\r\n") and PROBLEM.encode() in head, head
     assert (problem["status"], problem["title"], problem["code"]) == (status, reason.decode(), code)
     assert problem["type"].endswith("/" + code.lower().replace("_", "-"))
+    assert b"\r\nDate: " in head  # RFC 9110 6.6.1, as on every other answer
 
 
 @pytest.mark.slow
