@@ -304,17 +304,19 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
     supplied = t.get("draw_off")
     pool = sorted(list(deck) + list(shuffled_in))
     round_: list[dict] = []        # this round's dice: {"seat", "card"}
+    tied = False                   # a round was tied: the tied Pirates reveal again
     while True:
         wanted = len(contenders) - len(round_)
         told = None if supplied is None else supplied[len(steps):len(steps) + wanted]
-        if steps and not round_ and told is not None and len(told) < min(wanted, len(pool)):
+        if told and len(told) < wanted and effects.get(told[-1]) == "scurvy":
+            wanted = len(told)  # the list rightly stops at Scurvy (the rest comes with the choices)
+        if tied and not round_ and told is not None and len(told) < min(wanted, len(pool)):
             # TA-5: a tie draws again; count the whole list (the pick would count this round only)
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                            f"setup.draw_off: the draw-off was tied, so the tied Pirates draw again: list "
                            f"{len(steps) + wanted} cards: the {len(steps)} revealed so far, then one "
-                           f"for each of the {wanted} tied Pirates, in seat order")
-        if told and len(told) < wanted and effects.get(told[-1]) == "scurvy":
-            wanted = len(told)  # the list rightly stops at Scurvy (the rest comes with the choices)
+                           f"for each of the {wanted} tied Pirates, in seat order"
+                           + (", with each Event card revealed among them in its place" if shuffled_in else ""))
         got = chance.pick(pool, wanted, told, "setup.draw_off")
         if len(got) < wanted:
             return contenders[0], steps, None  # the deck ran dry: the first contender starts
@@ -340,4 +342,4 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, "setup.draw_off: more cards than the draw-off revealed")
             return who, steps, None
         if kind == "again":
-            contenders, round_ = who, []
+            contenders, round_, tied = who, [], True

@@ -13,6 +13,7 @@ import pytest
 from domain.chance import ServerChance, TableChance
 from domain.ruleset import InvalidCreation, Rejected
 from domain.tesoros import RULESET as R
+from domain.tesoros.rules import evolve_all
 
 from .table import Table
 
@@ -20,10 +21,7 @@ CHAOS = {"first_player": "draw_off", "chaos_on_the_high_seas": True}
 
 
 def played(events):
-    s = R.initial_state()
-    for e in events:
-        s = R.evolve(s, e)
-    return s
+    return evolve_all(events)
 
 
 def test_an_event_revealed_in_the_draw_off_is_carried_out_and_the_same_pirate_reveals_again():
@@ -122,3 +120,22 @@ def test_a_seat_cannot_report_the_draw_off_after_scurvy():
     with pytest.raises(Rejected) as info:
         R.decide(t.state, 1, {"type": "keep_cards", "cards": t.p("B").hand[:2]}, TableChance("seat"))
     assert info.value.code == "TABLE_OUTCOME_FROM_HOST"
+
+
+def test_a_tied_round_then_scurvy_is_listed_up_to_scurvy():
+    # A and B tie on 6; A's next card is Scurvy: the list stops there, the rest comes with the choices.
+    t = Table(names=("A", "B"), options=CHAOS, draw_off=["SMOOTH-a", "SMOOTH-b", "scurvy"])
+    assert R.status(t.state).phase == "scurvy"
+    t.do("A", {"type": "keep_cards", "cards": t.p("A").hand[:2]})
+    new = t.do("B", {"type": "keep_cards", "cards": t.p("B").hand[:2], "drawn": ["SAB-1", "FAVOR-a"]})
+    assert new[-1] == {"type": "TurnStarted", "seat": 1, "turn": 1}
+
+
+def test_a_tie_reported_short_counts_the_events_in_their_place_and_events_alone_are_no_tie():
+    with pytest.raises(InvalidCreation) as info:
+        Table(names=("A", "B"), options=CHAOS, draw_off=["SMOOTH-a", "SMOOTH-b", "storm"])
+    assert ("list 4 cards: the 2 revealed so far, then one for each of the 2 tied Pirates, in seat order, "
+            "with each Event card revealed among them in its place [Starting the Game] (TA-5)") in info.value.problems[0]
+    with pytest.raises(InvalidCreation) as info:
+        Table(names=("A", "B"), options=CHAOS, draw_off=["storm", "outrage"])
+    assert "tied" not in info.value.problems[0]
