@@ -411,9 +411,10 @@ def draw_card(d: Draft, seat: int, command: dict) -> None:
     source = command.get("from", "deck")
     reason = _draw_reason(s)
     if source == "discard":
-        if not equipped_is(s, seat, "lamps_shovels"):
+        if not equipped_is(s, seat, "lamps_shovels"):  # TP-18: also when an Outrage took it during the look
             raise Rejected("NEEDS_LAMPS_AND_SHOVELS", EQUIPMENT,
-                           "Only with Lamps & Shovels equipped may you draw the top card of the discard pile.")
+                           "Only with Lamps & Shovels equipped may you draw the top card of the discard pile.",
+                           ruling="TP-18" if s.pending is not None and s.pending.get("peeked") else None)
         if not s.discard:
             raise Rejected("DISCARD_EMPTY", EQUIPMENT, "The discard pile is empty.")
         d.emit("CardDrawn", seat=seat, card=s.discard[-1], reason=reason, **{"from": "discard"})

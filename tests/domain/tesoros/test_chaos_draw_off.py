@@ -139,3 +139,15 @@ def test_a_tie_reported_short_counts_the_events_in_their_place_and_events_alone_
     with pytest.raises(InvalidCreation) as info:
         Table(names=("A", "B"), options=CHAOS, draw_off=["storm", "outrage"])
     assert "tied" not in info.value.problems[0]
+
+
+def test_an_outrage_during_a_lamps_and_shovels_look_ends_the_choice_of_the_discard_pile():
+    # TP-18: the look reveals Outrage, which discards the Lamps & Shovels; the Pirate then looks
+    # at the next card but may only draw from the Play Deck.
+    t = Table(names=("A", "B"), options={"chaos_on_the_high_seas": True}).equip_now(0, "LS-2")
+    new = t.do("A", {"type": "peek_deck", "drawn": ["outrage", "FAVOR-a"]})
+    assert [e["type"] for e in new][-2:] == ["EventResolved", "DeckPeeked"]
+    assert t.p("A").equipped is None and t.state.discard[-1] == "LS-2"
+    assert t.legal("A") == [{"type": "draw_card"}]
+    refused = t.rejects("A", {"type": "draw_card", "from": "discard"}, "NEEDS_LAMPS_AND_SHOVELS")
+    assert refused.ruling == "TP-18"
