@@ -296,3 +296,24 @@ def test_a_table_learns_how_many_values_each_throw_takes():
         assert row["count"] == 5 - len(row["command"]["keep"])
     row = rows[-1]
     t.do(0, {**row["command"], "values": [4] * row["count"]})
+
+
+def test_recruit_from_a_bag_of_fewer_than_three_draws_what_is_there_and_an_empty_bag_is_refused():
+    """LP-A17, LP-P5: Recruit with 2 coins left draws those 2, still for 3 points; at a table
+    `coins` lists exactly that many. With the bag empty, Press Gang and Recruit are refused."""
+    t = Table()
+    t.win_challenge(0)
+    bag = t.state.seats[0].bag
+    kept, gone = bag[:2], bag[2:]
+    for coin in gone:                     # arrange a bag of two (the rest walked the plank)
+        bag.remove(coin)
+    before = t.state.seats[0].points
+    t.rejects(0, {"type": "recruit", "coins": kept + kept[:1]}, "TABLE_OUTCOME_INVALID")
+    (drawn,) = [e for e in t.do(0, {"type": "recruit", "coins": kept}) if e["type"] == "CoinsDrawn"]
+    assert t.state.seats[0].points == before - 3 and drawn["count"] == 2 and sorted(drawn["coins"]) == sorted(kept)
+    bag.clear()                           # arrange the next action with nothing left in the bag
+    t.state.pending = None
+    t.state.phase, t.state.actor = "action", 0
+    for action in ("press_gang", "recruit"):
+        refused = t.rejects(0, {"type": action, "coins": []}, "BAG_EMPTY")
+        assert refused.ruling == "LP-A17"
