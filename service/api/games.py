@@ -303,10 +303,9 @@ def get_game(query: dict, game_id: UUID):
     of the view this token got before), an unchanged game answers 304 without a body."""
     game, caller = authenticate(game_id, reading=True)
     version = query.get("version")
-    if version is not None:
-        if version > game.version:
-            raise Problem(404, f"This game has {game.version} stored events; there is no version {version}.",
-                          "VERSION_NOT_FOUND")
+    if version is not None and version > game.version:
+        raise Problem(404, f"This game has {game.version} stored events; there is no version {version}.",
+                      "VERSION_NOT_FOUND")
     tag = str(version if version is not None else game.version)
     if request.if_none_match.contains_weak(tag):  # RFC 9110 13.1.2: weak comparison; "*" matches
         return current_app.response_class(status=304, headers={"ETag": f'"{tag}"'})
