@@ -490,12 +490,18 @@ def resolve_attack(d: Draft) -> None:
     if success and c["kind"] == "cannons":
         target = c["target"]
         hand = s.seats[target].hand
-        # What this command took from the hand first (the card shown for the defence's die): the
-        # host's view still lists it under seats[target].hand, so a refusal says so.
-        gone = sorted(set(d.before.seats[target].hand) - set(hand))
+        # Where the host's view (as it was before this command) lists the hand: a Storm revealed in
+        # this command passed each hand to the right (TA-26), so the defender now holds what the
+        # view lists for the seat on its left; and what this command took from that hand first
+        # (the card shown for the defence's die), which the view still lists, is said apart.
+        passes = sum(1 for e in d.events if e["type"] == "HandsPassed")
+        listed = (target + passes) % len(s.seats)
+        gone = sorted(set(d.before.seats[listed].hand) - set(hand))
         less = f", but not {', '.join(gone)}, which this command took from it first" if gone else ""
+        held = (f"seat {target}'s hand: one of seats[{target}].hand" if not passes else
+                f"seat {target}'s hand, which the Storm passed from seat {listed}: one of seats[{listed}].hand")
         # TA-11: fewer when the hand holds fewer
-        stolen = d.pick(hand, 2, "stolen", f"seat {target}'s hand: one of seats[{target}].hand{less}")
+        stolen = d.pick(hand, 2, "stolen", held + less)
         d.emit("CardsStolen", seat=c["attacker"], cards=sorted(stolen), count=len(stolen), **{"from": c["target"]})
     elif success and s.seats[c["target"]].treasures:  # TA-12: a Duel on a Pirate with none wins nothing
         d.emit("TreasureChoiceAwaited", seat=c["attacker"], **{"from": c["target"]})

@@ -133,3 +133,24 @@ def test_a_stolen_card_the_defender_showed_for_its_die_is_refused_saying_so():
                             "seats[1].hand, but not MUT-2a, which this command took from it first).")
     events = t.do("B", {"type": "defend", "die": "MUT-2a", "stolen": ["SAB-2", "CS-3"]})
     assert next(e for e in events if e["type"] == "CardsStolen")["cards"] == ["CS-3", "SAB-2"]
+
+
+def test_after_a_storm_in_the_same_command_the_stolen_refusal_names_the_hand_the_defender_now_holds():
+    """The defence's die from the deck reveals the Anchor and the Storm under it: each hand passes
+    to the right (TA-26), so the defender holds what the host's view listed for the seat on its
+    left; the refusal points there, and the cards stolen come from it."""
+    t = Table(names=("A", "B"), hands={0: ["MUT-3", "SAB-1", "CS-2", "LS-2", "MS-2"],
+                                       1: ["MUT-2a", "SAB-2", "CS-3", "LS-3", "MS-3"]}).to_phase("action1")
+    t.do("A", {"type": "fire_cannons", "target": 1, "die": "MUT-3"})
+    s = t.state
+    s.discard += list(s.deck)   # arrange: the Play Deck used up, the Anchor next
+    s.deck = []
+    under = {"events": ["storm"], "drawn": ["WTP-1b"]}
+    unsaid = t.rejects("B", {"type": "defend", "die": "deck", **under}, "TABLE_OUTCOME_REQUIRED")
+    assert "seat 1's hand, which the Storm passed from seat 0: one of seats[0].hand" in unsaid.detail
+    assert "but not" not in unsaid.detail
+    wrong = t.rejects("B", {"type": "defend", "die": "deck", **under, "stolen": ["SAB-2", "CS-3"]},
+                      "TABLE_OUTCOME_INVALID")
+    assert "seats[0].hand" in wrong.detail
+    events = t.do("B", {"type": "defend", "die": "deck", **under, "stolen": ["SAB-1", "CS-2"]})
+    assert next(e for e in events if e["type"] == "CardsStolen")["cards"] == ["CS-2", "SAB-1"]
