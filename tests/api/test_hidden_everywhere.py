@@ -13,7 +13,8 @@ are asked); the real games' seeds are equal in both twins (server chance) or the
 The twins, per game with hidden information, in both chance modes where the rules allow:
 - League of Pirates: one seat's sealed league (server and table);
 - Chrono Corsairs: the Plan cards one seat drew (table), its sealed Plan selection (server);
-- Los Tesoros del Rey Pirata: one seat's hand (table); which Events the pact of the waves
+- Los Tesoros del Rey Pirata: one seat's hand (table), also while Scurvy revealed in the
+  draw-off waits for the choices (TA-30); which Events the pact of the waves
   left in play (table, with and without Chaos: TP-17); with server chance, the issue's
   example: hundreds of dry-run draws never show the real deck;
 - Valeria and Crimson Seas: the Duke one seat kept, compared at many points of a random game
@@ -265,6 +266,28 @@ def test_tesoros_which_events_the_pact_left_in_play_shows_nowhere(corsairs_clien
     for game in games:
         assert game.send({"type": "draw_card", "seat": 0, "drawn": ["FAVOR-a"]}).status_code == 200
     assert_same_everywhere(one, other, 1, probes, seeds)
+
+
+def test_tesoros_scurvy_in_the_draw_off_shows_no_other_hand_nor_its_choice(corsairs_client, seeds):
+    """TA-30: with Chaos on the high seas, Scurvy revealed in the draw-off for the first player
+    waits, before the first turn, for each Pirate's choice of the 2 cards to keep. Twins alike
+    but for seat 1's hand: seat 0, the spectator and anyone tell them apart nowhere, while all
+    wait and after seat 1 has chosen (its choice sealed until the last one resolves Scurvy)."""
+    from tests.api.test_tokens_and_secrets import HAND_0, HAND_1, TESOROS_MAPS
+    other_hand = ["SAB-3a", "MUT-3", "LS-3", "CS-4", "WTP-3a"]
+    games = [create(corsairs_client, "tesoros-del-rey-pirata", players=("Ana", "Diego"), chance="table", public=True,
+                    options={"first_player": "draw_off", "chaos_on_the_high_seas": True},
+                    setup={"hands": [HAND_0, hand], "maps": TESOROS_MAPS, "draw_off": ["FAVOR-a", "scurvy"]})
+             for hand in (HAND_1, other_hand)]
+    one, other = games
+    assert one.view()["phase"] == "scurvy" and one.view()["to_move"] == [0, 1]
+    assert one.view()["state"]["seats"][1]["hand"] != other.view()["state"]["seats"][1]["hand"]  # the host tells
+    probes = [{"type": "keep_cards", "cards": HAND_0[:2]}, {"type": "keep_cards", "cards": HAND_1[:2]},
+              {"type": "keep_cards", "cards": other_hand[:2]}]
+    assert_same_everywhere(one, other, 0, probes, seeds)
+    for game, hand in ((one, HAND_1), (other, other_hand)):
+        assert game.send({"type": "keep_cards", "seat": 1, "cards": hand[1:3]}).status_code == 200
+    assert_same_everywhere(one, other, 0, probes, seeds)
 
 
 def test_tesoros_server_dry_run_draws_never_show_the_real_deck(corsairs_client):
