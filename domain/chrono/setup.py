@@ -457,9 +457,7 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
     nobody's decision (at a table, exactly the cards listed in setup.anomaly)."""
     from . import rules
     from .state import evolve
-    s = initial_state()
-    for e in events:
-        evolve(s, e)
+    s = kit.fold(initial_state(), evolve, events)
     s.jobs = [{"kind": "new_round"}]
     d = rules.Draft(s, chance, {"anomaly": t.get("anomaly", [])[1:]} if chance.mode == "table" else {})
     d.start = None

@@ -18,7 +18,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import resources
 
 import jsonschema
@@ -218,6 +218,14 @@ def apply(handlers: dict, state, event: dict):
     handler = handlers.get(event["type"])
     if handler is not None:
         handler(state, event)
+    return state
+
+
+def fold(state, evolve: Callable, events: Iterable[dict]):
+    """The state these events make from `state` (a setup that runs the rules on the state it
+    has made so far: Chrono's first round, Tesoros' Events in the draw-off)."""
+    for event in events:
+        state = evolve(state, event)
     return state
 
 

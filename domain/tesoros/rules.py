@@ -741,10 +741,7 @@ def draw_off_card(d: Draft, then: dict, card: str | None) -> None:
 
 def evolve_all(events: list[dict]) -> TesorosState:
     """The state these events make, from the start (the setup's, for an Event in the draw-off)."""
-    s = initial_state()
-    for event in events:
-        s = evolve(s, event)
-    return s
+    return kit.fold(initial_state(), evolve, events)
 
 
 # -- the end ------------------------------------------------------------------------
