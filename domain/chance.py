@@ -143,6 +143,11 @@ class TableChance:
                            f"This game is played at a table: send the {count} drawn in '{field}'"
                            + (f" ({where})" if where else "") + ".")
         pool = list(items)
+        if isinstance(supplied, list) and len(supplied) < count:
+            # An item missing, as the rulesets that draw in steps say it: which one, and from where.
+            raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
+                           f"'{field}' must list every one drawn; {needed(count)}"
+                           f" (item {len(supplied) + 1}" + (f": {where}" if where else "") + ").")
         if not isinstance(supplied, list) or len(supplied) != count:
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, f"'{field}' must list exactly {count} drawn"
                            + (f" ({where})" if where else "") + ".")

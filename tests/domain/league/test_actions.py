@@ -317,3 +317,17 @@ def test_recruit_from_a_bag_of_fewer_than_three_draws_what_is_there_and_an_empty
     for action in ("press_gang", "recruit"):
         refused = t.rejects(0, {"type": action, "coins": []}, "BAG_EMPTY")
         assert refused.ruling == "LP-A17"
+
+
+def test_a_recruit_report_short_of_coins_asks_for_the_next_item_as_every_table_ruleset_does():
+    """TM-1 / docs/api.md section 7: a host's report missing an item is TABLE_OUTCOME_REQUIRED
+    naming the item and where the host's view lists what it may name; one listing more than was
+    drawn is TABLE_OUTCOME_INVALID."""
+    t = Table()
+    t.win_challenge(0)
+    bag = t.state.seats[0].bag
+    short = t.rejects(0, {"type": "recruit", "coins": bag[:1]}, "TABLE_OUTCOME_REQUIRED")
+    assert short.detail == ("'coins' must list every one drawn; 3 are needed "
+                            "(item 2: seat 0's Homeport Bag: one of nameable.homeport_bag_0).")
+    t.rejects(0, {"type": "recruit", "coins": bag[:4]}, "TABLE_OUTCOME_INVALID")
+    assert [e["type"] for e in t.do(0, {"type": "recruit", "coins": bag[:3]})].count("CoinsDrawn") == 1
