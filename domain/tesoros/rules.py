@@ -78,7 +78,7 @@ class Draft(kit.Draft):
         left = list(pool)
         for k, item in enumerate(given[i:i + want]):
             if item not in left:
-                raise not_there(field, item, i + k + 1, where)
+                raise not_there(field, item, i + k + 1, where, "taken from" if field == "stolen" else "drawn from")
             left.remove(item)
         got = self.chance.pick(pool, want, given[i:i + want], field)
         self.used[field] += want
@@ -337,7 +337,9 @@ def assign(d: Draft, seat: int, purpose: str, source: str, card: str | None) -> 
     value = 5 if source == "free5" else s.cards[card]["die"]
     bonus = 0
     if purpose == "attack" and s.combat_kind == "duel" and source != "equipped" and equipped_is(s, seat, "machetes_swords"):
-        bonus = 1  # [Equipment Cards: Machetes & Swords] +1 when you Challenge to Duel (TA-19)
+        # [Equipment Cards: Machetes & Swords] +1 when you Challenge to Duel (TA-19); part of the value
+        # assigned, which an Outrage discarding the card later does not lower (TP-19)
+        bonus = 1
     d.emit("DieAssigned", seat=seat, purpose=purpose, source=source, card=card, die=value, bonus=bonus,
            value=value + bonus)
     after_die(d, purpose)

@@ -151,3 +151,25 @@ def test_an_outrage_during_a_lamps_and_shovels_look_ends_the_choice_of_the_disca
     assert t.legal("A") == [{"type": "draw_card"}]
     refused = t.rejects("A", {"type": "draw_card", "from": "discard"}, "NEEDS_LAMPS_AND_SHOVELS")
     assert refused.ruling == "TP-18"
+
+
+def test_an_outrage_in_the_defence_leaves_the_attack_its_machetes_and_swords_bonus():
+    # TP-19: the +1 is part of the value assigned when the Duel is challenged; an Outrage the
+    # defender's die from the deck reveals discards the equipment but does not lower that value.
+    # Revealed before the attacker's own die is assigned, it takes the +1 away (TA-19).
+    t = Table(names=("A", "B"), options={"chaos_on_the_high_seas": True}).equip_now(0, "MS-2").to_phase("action1")
+    t.at(1, t.p(0).ship)
+    t.give(0, "SAB-1")
+    attack = t.do("A", {"type": "challenge_duel", "target": 1, "die": "SAB-1"})
+    assigned = next(e for e in attack if e["type"] == "DieAssigned")
+    assert (assigned["bonus"], assigned["value"]) == (1, 2)
+    defence = t.do("B", {"type": "defend", "die": "deck", "drawn": ["outrage", "MUT-2a"]})
+    assert t.p("A").equipped is None and "MS-2" in t.state.discard
+    resolved = next(e for e in defence if e["type"] == "AttackResolved")
+    assert (resolved["attack_value"], resolved["defence_value"], resolved["success"]) == (2, 2, True)
+
+    own = Table(names=("A", "B"), options={"chaos_on_the_high_seas": True}).equip_now(0, "MS-2").to_phase("action1")
+    own.at(1, own.p(0).ship)
+    drawn = own.do("A", {"type": "challenge_duel", "target": 1, "die": "deck", "drawn": ["outrage", "MUT-2a"]})
+    assigned = next(e for e in drawn if e["type"] == "DieAssigned")
+    assert (assigned["bonus"], assigned["value"]) == (0, 2)

@@ -129,7 +129,7 @@ def test_a_stolen_card_the_defender_showed_for_its_die_is_refused_saying_so():
     unsaid = t.rejects("B", {"type": "defend", "die": "MUT-2a"}, "TABLE_OUTCOME_REQUIRED")
     assert "; 2 are needed (item 1: seat 1's hand" in unsaid.detail   # both at once, in the first refusal
     wrong = t.rejects("B", {"type": "defend", "die": "MUT-2a", "stolen": ["MUT-2a", "SAB-2"]}, "TABLE_OUTCOME_INVALID")
-    assert wrong.detail == ("'stolen': 'MUT-2a' cannot have been drawn from there (item 1: seat 1's hand: one of "
+    assert wrong.detail == ("'stolen': 'MUT-2a' cannot have been taken from there (item 1: seat 1's hand: one of "
                             "seats[1].hand, but not MUT-2a, which this command took from it first).")
     events = t.do("B", {"type": "defend", "die": "MUT-2a", "stolen": ["SAB-2", "CS-3"]})
     assert next(e for e in events if e["type"] == "CardsStolen")["cards"] == ["CS-3", "SAB-2"]
