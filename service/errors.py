@@ -159,8 +159,32 @@ def _http_exception(error: HTTPException):
         detail = data["message"]
     if messages and "Invalid JSON body." in str(messages):
         detail = "The body is not valid JSON."
+    if status == 413:
+        detail = _too_large() or detail
     headers.update(data.get("headers") or {})
     return problem_response(status, detail, None, headers, **extensions)
+
+
+def _size(limit: int) -> str:
+    for unit, size in (("MiB", 2**20), ("KiB", 2**10)):
+        if limit >= size and limit % size == 0:
+            return f"{limit // size} {unit}"
+    return f"{limit:,} bytes"
+
+
+def _too_large() -> str | None:
+    """werkzeug's 413 in words that name the limit this operation applied (docs/api.md, "Anonymous
+    work"), and for an export sent without the arbiter's token the limit with it."""
+    from flask import current_app
+
+    limit = request.max_content_length
+    if limit is None:
+        return None
+    words = f"The request's body is larger than this operation accepts: at most {_size(limit)}."
+    if limit == current_app.config.get("ANONYMOUS_EXPORT_MAX_LENGTH"):
+        words += (f" An export sent with the arbiter's token may hold "
+                  f"{_size(current_app.config['EXPORT_MAX_LENGTH'])}.")
+    return words
 
 
 def register(app: Flask) -> None:

@@ -33,6 +33,8 @@ def test_an_anonymous_export_over_the_byte_cap_is_413_and_the_arbiters_is_read(a
     refused = post(client, path, body)
     assert refused.status_code == 413 and refused.content_type == PROBLEM
     assert refused.get_json()["code"] == "BODY_TOO_LARGE"
+    assert refused.get_json()["detail"] == ("The request's body is larger than this operation accepts: at most "
+                                            "64 KiB. An export sent with the arbiter's token may hold 64 MiB.")
     read = post(client, path, body, token=ARBITER)
     assert read.status_code == 400 and read.get_json()["code"] == "MALFORMED_EXPORT"
 
@@ -72,3 +74,10 @@ def test_a_real_export_is_verified_anonymously_under_the_default_caps():
     verdict = post(client, "/verifications", export.get_data())
     assert verdict.status_code == 200 and verdict.get_json()["verdict"] == "valid"
     app.extensions["parley"].close()
+
+
+def test_a_body_too_large_elsewhere_names_that_operations_limit(app):
+    refused = app.test_client().post("/games", data=b'{"x": "' + b"y" * (1024 * 1024) + b'"}',
+                                     content_type="application/json")
+    assert refused.status_code == 413 and refused.get_json()["code"] == "BODY_TOO_LARGE"
+    assert refused.get_json()["detail"] == "The request's body is larger than this operation accepts: at most 1 MiB."
