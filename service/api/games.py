@@ -118,7 +118,7 @@ def result_doc() -> dict:
     return {
         "description": "null until the game is finished; then who won and every seat's place, the same shape in "
                        "every ruleset (docs/api.md, 'The result'). The game's own keys from before (standings, totals, "
-                       "breakdown, points, cards) are also still at this level: deprecated, they go in the next version; "
+                       "breakdown, points, cards, solo, dark_lord) are also still at this level: deprecated, they go in the next version; "
                        "read them under `details`.",
         "type": "object",
         "required": ["reason", "winners", "ranking", "tie_breaks", "details"],
@@ -135,10 +135,13 @@ def result_doc() -> dict:
                                          "score": {"type": "number", "description": "The score as the game counts it"}}}},
             "tie_breaks": {"type": "array", "items": {"type": "string"},
                            "description": "The tie-breaks the rulebook applied to decide the winners among the seats "
-                                          "with the best score, in order, each in the game's own word (silver, flag, "
-                                          "set_sail, fewest_cards_in_tableau, sudden_death; shared when the tied seats "
-                                          "share the win); empty when one seat had the best score alone"},
-            "details": {"type": "object", "description": "The game's own scoring sheet"},
+                                          "with the best score, in order, each in the game's own word (silver, grog, "
+                                          "flag, set_sail, fewest_cards_in_tableau, sudden_death; then, when the tied "
+                                          "seats share the win, shared or the game's word for it: "
+                                          "shared_after_sudden_death_limit); empty when one seat had the best score "
+                                          "alone or a rule named the winner"},
+            "details": {"type": "object", "description": "The game's own scoring sheet (standings, totals, breakdown, "
+                                                         "points, cards; solo and dark_lord in a solo Valeria game)"},
         },
     }
 
