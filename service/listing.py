@@ -1,6 +1,6 @@
 """The game list (GET /games): a projection of the events, stored beside them in the database.
 
-One row per game (id, ruleset, players, created_at, version, finished) with `position`, the
+One row per game (id, ruleset, players, created_at, version, finished, public) with `position`, the
 order games were created in (the listing's cursor is a game id; rows are paged by its
 position), and one row per (casefolded player name, position) for the player filter. The rows
 are written by the recorder in the same transaction as the events they reflect (`Parley.save`
@@ -24,11 +24,12 @@ comes after every position already given out); on SQLite one writer at a time co
 Databases written before the list was stored get its tables, filled from the stored events
 (`Backfill`), when a process first starts with this code: in one transaction, one process at
 a time, so that the rows appear all at once and exactly once (docs/architecture.md, "The game
-list").
+list"). A list stored before it had `public` gets the column the same way, set from the stored
+creations (`Backfill.public_ids`).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
@@ -42,8 +43,8 @@ BATCH = 2000             # notifications read at a time by the backfill
 ENDED = "GameEnded"      # domain/ruleset.py: a game ends with exactly one event of this type
 
 # A change is a dict: {"id", "version", "finished"} for a game already listed, plus
-# {"ruleset", "players", "names", "created_at"} when this insert creates it ("names": the
-# players' names casefolded, without repeats, for the player filter).
+# {"ruleset", "players", "names", "created_at", "public"} when this insert creates it ("names":
+# the players' names casefolded, without repeats, for the player filter).
 Change = dict[str, Any]
 
 
@@ -57,6 +58,7 @@ class Listed:
     created_at: str
     version: int
     finished: bool
+    public: bool = False   # anyone may read it without a token ("public": true at creation)
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class Filters:
     player: str | None = None          # compared casefolded
     after: UUID | None = None          # the cursor: games created after this one
     limit: int = 50
+    public: bool | None = None         # only games anyone may (True) or may not (False) read without a token
 
     @property
     def unmatchable(self) -> bool:
@@ -98,7 +101,8 @@ def changes(events: Iterable[Any]) -> list[Change]:
             players = list(event.seats)
             found[game_id] = {"id": game_id, "version": event.originator_version, "finished": False,
                               "ruleset": event.ruleset_id, "players": players, "names": folded(players),
-                              "created_at": event.timestamp.isoformat()}
+                              "created_at": event.timestamp.isoformat(),
+                              "public": bool(getattr(event, "public", False))}
         elif isinstance(event, Game.Happened):
             change = found.setdefault(game_id, {"id": game_id, "version": 0, "finished": False})
             change["version"] = max(change["version"], event.originator_version)
@@ -134,6 +138,12 @@ class Backfill:
                 change["finished"] = isinstance(event, Game.Happened) and event.event.get("type") == ENDED
         return list(found.values())
 
+    def public_ids(self, notifications: Sequence[Any]) -> list[str]:
+        """The public games among these notifications' creations (for a list stored before it
+        had `public`: the column is added and set from the stored creations)."""
+        return [c["id"] for n in notifications if n.topic.endswith("Game.Created")
+                for c in changes([self.mapper.to_domain_event(n)]) if c["public"]]
+
     def _may_end(self, state: bytes) -> bool:
         # The record as the transcoder wrote it (after the cipher and compressor, if any).
         if self.mapper.cipher is not None:
@@ -147,7 +157,7 @@ class ListingSQL:
     """The listing's SELECT for some filters, on SQLite and PostgreSQL (`mark`: "?" or "%s").
 
     A player filter reads the (name, seq) index of the players table in creation order; the
-    other filters have their own (ruleset, seq) and (finished, seq) indexes. An `after` that
+    other filters have their own (ruleset, seq), (finished, seq) and (public, seq) indexes. An `after` that
     is no listed game gives no rows, as before the list was stored."""
 
     def __init__(self, games: str, players: str, mark: str):
@@ -156,16 +166,16 @@ class ListingSQL:
 
     def select(self, filters: Filters, after: Any = None) -> tuple[str, list]:
         shape = (filters.name is not None, filters.ruleset is not None, filters.finished is not None,
-                 filters.after is not None)
+                 filters.public is not None, filters.after is not None)
         statement = self.statements.get(shape)
         if statement is None:
             statement = self.statements[shape] = self._statement(*shape)
-        params: list = [v for v in (filters.name, filters.ruleset, filters.finished) if v is not None]
+        params: list = [v for v in (filters.name, filters.ruleset, filters.finished, filters.public) if v is not None]
         if filters.after is not None:
             params.append(after if after is not None else filters.after)
         return statement, [*params, filters.limit + 1]
 
-    def _statement(self, name: bool, ruleset: bool, finished: bool, after: bool) -> str:
+    def _statement(self, name: bool, ruleset: bool, finished: bool, public: bool, after: bool) -> str:
         m = self.mark
         source, order = f"{self.games} g", "g.seq"
         if name:
@@ -174,9 +184,10 @@ class ListingSQL:
         where = [f"p.name = {m}"] if name else []
         where += [f"g.ruleset = {m}"] if ruleset else []
         where += [f"g.finished = {m}"] if finished else []
+        where += [f"g.public = {m}"] if public else []
         where += [f"{order} > (SELECT seq FROM {self.games} WHERE id = {m})"] if after else []
         condition = f" WHERE {' AND '.join(where)}" if where else ""
-        return (f"SELECT g.id, g.ruleset, g.players, g.created_at, g.version, g.finished "
+        return (f"SELECT g.id, g.ruleset, g.players, g.created_at, g.version, g.finished, g.public "
                 f"FROM {source}{condition} ORDER BY {order} LIMIT {m}")
 
 
@@ -186,7 +197,8 @@ def apply_in_memory(games: dict[str, Listed], names: dict[str, list[str]], batch
         row = games.get(change["id"])
         if "ruleset" in change and row is None:
             games[change["id"]] = Listed(change["id"], change["ruleset"], list(change["players"]),
-                                         change["created_at"], change["version"], change["finished"])
+                                         change["created_at"], change["version"], change["finished"],
+                                         change.get("public", False))
             names[change["id"]] = list(change["names"])
         elif row is not None:
             row.version = max(row.version, change["version"])
@@ -203,6 +215,7 @@ def select_in_memory(games: dict[str, Listed], names: dict[str, list[str]], filt
     for row in rows:
         if (filters.ruleset is None or row.ruleset == filters.ruleset) \
                 and (filters.finished is None or row.finished == filters.finished) \
+                and (filters.public is None or row.public == filters.public) \
                 and (filters.name is None or filters.name in names[row.id]):
             found.append(Listed(**vars(row)))
             if len(found) > filters.limit:
@@ -210,7 +223,13 @@ def select_in_memory(games: dict[str, Listed], names: dict[str, list[str]], filt
     return found
 
 
-BackfillFunction = Callable[[Sequence[Any]], list[Change]]
+class BackfillFunction(Protocol):
+    """What create_listing fills the list from (Backfill): the changes of stored notifications,
+    and the public games among their creations."""
+
+    def __call__(self, notifications: Sequence[Any]) -> list[Change]: ...
+
+    def public_ids(self, notifications: Sequence[Any]) -> list[str]: ...
 
 
 class ListingRecorder(Protocol):

@@ -31,12 +31,21 @@ from service.listing import (
 
 SQLITE_TABLES = (
     f"CREATE TABLE {GAMES} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, ruleset TEXT NOT NULL, "
-    "players TEXT NOT NULL, created_at TEXT NOT NULL, version INTEGER NOT NULL, finished INTEGER NOT NULL)",
+    "players TEXT NOT NULL, created_at TEXT NOT NULL, version INTEGER NOT NULL, finished INTEGER NOT NULL, "
+    "public INTEGER NOT NULL DEFAULT 0)",
     f"CREATE INDEX {GAMES}_by_ruleset ON {GAMES} (ruleset, seq)",
     f"CREATE INDEX {GAMES}_by_status ON {GAMES} (finished, seq)",
+    f"CREATE INDEX {GAMES}_by_public ON {GAMES} (public, seq)",
     f"CREATE TABLE {PLAYERS} (name TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (name, seq)) WITHOUT ROWID",
 )
-INSERT_GAME = f"INSERT INTO {GAMES} (id, ruleset, players, created_at, version, finished) VALUES (?, ?, ?, ?, ?, ?)"
+# A list stored before it had `public` (2026-12-03): the column, its index, then the public games
+# set from the stored creations (ListingSQLiteRecorder._add_public).
+SQLITE_ADD_PUBLIC = (
+    f"ALTER TABLE {GAMES} ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+    f"CREATE INDEX {GAMES}_by_public ON {GAMES} (public, seq)",
+)
+INSERT_GAME = (f"INSERT INTO {GAMES} (id, ruleset, players, created_at, version, finished, public) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?)")
 INSERT_NAME = f"INSERT OR IGNORE INTO {PLAYERS} (name, seq) VALUES (?, ?)"
 UPDATE_GAME = f"UPDATE {GAMES} SET version = MAX(version, ?), finished = (finished OR ?) WHERE id = ?"
 EVENTS_AFTER_LIMIT = 5000  # events per query of select_events_after (a long pause: waiters read the rest)
@@ -48,7 +57,8 @@ def _list_in_sqlite(cursor, batch: list[Change]) -> None:
     for change in batch:
         if "ruleset" in change:
             cursor.execute(INSERT_GAME, (change["id"], change["ruleset"], json.dumps(change["players"]),
-                                         change["created_at"], change["version"], change["finished"]))
+                                         change["created_at"], change["version"], change["finished"],
+                                         change.get("public", False)))
             seq = cursor.lastrowid
             cursor.executemany(INSERT_NAME, [(name, seq) for name in change["names"]])
         else:
@@ -71,7 +81,8 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
         sql, params = self.listing_sql.select(filters, after=str(filters.after) if filters.after else None)
         with self.datastore.transaction(commit=False) as c:
             c.execute(sql, params)
-            return [Listed(i, r, json.loads(p), c_at, v, bool(f)) for i, r, p, c_at, v, f in c.fetchall()]
+            return [Listed(i, r, json.loads(p), c_at, v, bool(f), bool(pub))
+                    for i, r, p, c_at, v, f, pub in c.fetchall()]
 
     def select_versions(self, game_ids: list[str]) -> dict[str, int]:
         """The stored version of each of these games that exists (service/live.py)."""
@@ -102,8 +113,9 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
         return found
 
     def create_listing(self, backfill: BackfillFunction) -> None:
-        """The listing's tables, filled from the events stored so far, unless they exist: in one
-        write transaction (BEGIN IMMEDIATE: one process at a time; the others wait, then find them)."""
+        """The listing's tables, filled from the events stored so far, unless they exist (and
+        `public`, set from the stored creations, on a list stored before it had one): in one write
+        transaction (BEGIN IMMEDIATE: one process at a time; the others wait, then find them)."""
         deadline = time.monotonic() + BUSY_SECONDS
         with self.datastore.get_connection(commit=True) as conn:
             cursor = conn.cursor()
@@ -120,10 +132,31 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
                     for statement in SQLITE_TABLES:
                         cursor.execute(statement)
                     self._backfill(cursor, backfill)
+                else:
+                    cursor.execute(f"SELECT 1 FROM pragma_table_info('{GAMES}') WHERE name = 'public'")
+                    if cursor.fetchone() is None:
+                        self._add_public(cursor, backfill)
                 conn.commit()
             except BaseException:
                 conn.rollback()
                 raise
+
+    def _add_public(self, cursor, backfill: BackfillFunction) -> None:
+        for statement in SQLITE_ADD_PUBLIC:
+            cursor.execute(statement)
+        select = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table_name} "
+                  "WHERE rowid > ? AND topic LIKE '%Game.Created' ORDER BY rowid LIMIT ?")
+        after = 0
+        while True:
+            cursor.execute(select, (after, BATCH))
+            rows = cursor.fetchall()
+            if not rows:
+                return
+            public = backfill.public_ids([
+                Notification(id=r[0], originator_id=self.convert_originator_id(r[1]), originator_version=r[2],
+                             topic=r[3], state=bytes(r[4])) for r in rows])
+            cursor.executemany(f"UPDATE {GAMES} SET public = 1 WHERE id = ?", [(i,) for i in public])
+            after = rows[-1][0]
 
     def _backfill(self, cursor, backfill: BackfillFunction) -> None:
         select = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table_name} "

@@ -160,15 +160,23 @@ LISTING_TABLES = (
     "CREATE TABLE {schema}.{games} ("
     "    seq bigserial PRIMARY KEY, id {id_type} NOT NULL UNIQUE, ruleset text NOT NULL, "
     "    players text[] NOT NULL, created_at text NOT NULL, version bigint NOT NULL, "
-    "    finished boolean NOT NULL)",
+    "    finished boolean NOT NULL, public boolean NOT NULL DEFAULT false)",
     "CREATE INDEX {games_by_ruleset} ON {schema}.{games} (ruleset, seq)",
     "CREATE INDEX {games_by_status} ON {schema}.{games} (finished, seq)",
+    "CREATE INDEX {games_by_public} ON {schema}.{games} (public, seq)",
     "CREATE TABLE {schema}.{players} (name text NOT NULL, seq bigint NOT NULL, PRIMARY KEY (name, seq))",
+)
+# A list stored before it had `public` (2026-12-03): the column and its index, in the listing's
+# transaction; the public games are then set from the stored creations (create_listing).
+ADD_PUBLIC = (
+    "ALTER TABLE {schema}.{games} ADD COLUMN public boolean NOT NULL DEFAULT false",
+    "CREATE INDEX {games_by_public} ON {schema}.{games} (public, seq)",
 )
 
 # Applies a list of changes (service/listing.py, as JSON) to the listing. A game's row is
 # inserted under a lock that only creations take, held to the end of the transaction: rows
 # get their `seq` in commit order, so a client paging with a cursor never misses a game.
+# Created (or replaced) by create_listing once the table has every column the function writes.
 LIST_FUNCTION = (
     "CREATE OR REPLACE FUNCTION {schema}.{function}(listing jsonb) "
     "RETURNS void LANGUAGE plpgsql AS $BODY$ "
@@ -177,10 +185,11 @@ LIST_FUNCTION = (
     "    FOR change IN SELECT value FROM jsonb_array_elements(listing) LOOP "
     "        IF change ? 'ruleset' THEN "
     "            PERFORM pg_advisory_xact_lock({creation_lock}); "
-    "            INSERT INTO {schema}.{games} (id, ruleset, players, created_at, version, finished) "
+    "            INSERT INTO {schema}.{games} (id, ruleset, players, created_at, version, finished, public) "
     "            VALUES ((change->>'id')::{id_type}, change->>'ruleset', "
     "                    ARRAY(SELECT jsonb_array_elements_text(change->'players')), "
-    "                    change->>'created_at', (change->>'version')::bigint, (change->>'finished')::boolean) "
+    "                    change->>'created_at', (change->>'version')::bigint, (change->>'finished')::boolean, "
+    "                    COALESCE((change->>'public')::boolean, false)) "
     "            RETURNING seq INTO created; "
     "            INSERT INTO {schema}.{players} (name, seq) "
     "            SELECT DISTINCT name, created FROM jsonb_array_elements_text(change->'names') AS name; "
@@ -264,7 +273,7 @@ def _select_games(self, filters: Filters) -> list[Listed]:
     sql, params = self.listing_sql.select(filters)
     with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
         curs.execute(sql, params, prepare=True)
-        return [Listed(str(i), r, list(p), c, v, f) for i, r, p, c, v, f in curs.fetchall()]
+        return [Listed(str(i), r, list(p), c, v, f, pub) for i, r, p, c, v, f, pub in curs.fetchall()]
 
 
 def _select_versions(self, game_ids: list[str]) -> dict[str, int]:
@@ -303,13 +312,17 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
         schema = Identifier(datastore.schema)
         names = {"schema": schema, "games": Identifier(GAMES), "players": Identifier(PLAYERS),
                  "id_type": SQL(id_type), "games_by_ruleset": Identifier(f"{GAMES}_by_ruleset"),
-                 "games_by_status": Identifier(f"{GAMES}_by_status")}
+                 "games_by_status": Identifier(f"{GAMES}_by_status"),
+                 "games_by_public": Identifier(f"{GAMES}_by_public")}
         self.listing_tables = [SQL(s).format(**names) for s in LISTING_TABLES]
+        self.add_public = [SQL(s).format(**names) for s in ADD_PUBLIC]
         self.list_function = SQL("{schema}.{function}").format(
             schema=schema, function=Identifier(f"parley_list_games_{id_type}"))
-        self.sql_create_statements.append(SQL(LIST_FUNCTION).format(
+        # Not with the library's create statements (create_table): on a list from before a
+        # column, the function writing it must wait until create_listing has added it.
+        self.create_list_function = SQL(LIST_FUNCTION).format(
             function=Identifier(f"parley_list_games_{id_type}"),
-            creation_lock=_key(f"parley-creation:{datastore.schema}"), **names))
+            creation_lock=_key(f"parley-creation:{datastore.schema}"), **names)
         self.sql_create_statements.append(SQL(INSERT_FUNCTION).format(
             schema=schema, function=Identifier(self.insert_function_name),
             event=Identifier(self.stored_event_type_name),
@@ -343,19 +356,51 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
     select_events_after = _fail_fast(_select_events_after)
 
     def create_listing(self, backfill: BackfillFunction) -> None:
-        """The listing's tables, filled from the events stored so far, unless they exist: in
-        one transaction, under a lock per schema, so that of several processes starting at
-        once one creates and fills them and the others then find them."""
+        """The listing's tables, filled from the events stored so far, unless they exist (and
+        `public`, set from the stored creations, on a list stored before it had one), and the
+        function that writes them: in one transaction, under a lock per schema, so that of
+        several processes starting at once one creates and fills them and the others then find
+        them."""
         with self.datastore.get_connection() as conn, conn.transaction():
             conn.execute("SET LOCAL lock_timeout = 0")  # another process's backfill may take minutes
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_key(f"parley-listing:{self.datastore.schema}"),))
             found = conn.execute("SELECT to_regclass(format('%%I.%%I', %s::text, %s::text)) AS found",
                                  (self.datastore.schema, GAMES)).fetchone()
-            if found is not None and found["found"] is not None:
+            if found is None or found["found"] is None:
+                for statement in self.listing_tables:
+                    conn.execute(statement)
+                conn.execute(self.create_list_function)
+                self._backfill(conn, backfill)
                 return
-            for statement in self.listing_tables:
-                conn.execute(statement)
-            self._backfill(conn, backfill)
+            column = conn.execute("SELECT 1 FROM information_schema.columns WHERE table_schema = %s "
+                                  "AND table_name = %s AND column_name = 'public'",
+                                  (self.datastore.schema, GAMES)).fetchone()
+            if column is None:
+                for statement in self.add_public:
+                    conn.execute(statement)
+                self._set_public(conn, backfill)
+            conn.execute(self.create_list_function)
+
+    def _set_public(self, conn, backfill: BackfillFunction) -> None:
+        select = SQL("SELECT notification_id, originator_id, originator_version, topic, state "
+                     "FROM {schema}.{table} WHERE notification_id > %s AND topic LIKE '%%Game.Created' "
+                     "ORDER BY notification_id LIMIT %s").format(
+            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
+        update = SQL("UPDATE {schema}.{games} SET public = true WHERE id = ANY(%s::{id_type}[])").format(
+            schema=Identifier(self.datastore.schema), games=Identifier(GAMES),
+            id_type=SQL(self.datastore.originator_id_type))
+        after = 0
+        while True:
+            rows = conn.execute(select, (after, BATCH)).fetchall()
+            if not rows:
+                return
+            public = backfill.public_ids([
+                Notification(id=r["notification_id"], originator_id=r["originator_id"],
+                             originator_version=r["originator_version"], topic=r["topic"],
+                             state=bytes(r["state"])) for r in rows])
+            if public:
+                conn.execute(update, (public,))
+            after = rows[-1]["notification_id"]
 
     def _backfill(self, conn, backfill: BackfillFunction) -> None:
         select = SQL("SELECT notification_id, originator_id, originator_version, topic, state "

@@ -118,8 +118,8 @@ def result_doc() -> dict:
     return {
         "description": "null until the game is finished; then who won and every seat's place, the same shape in "
                        "every ruleset (docs/api.md, 'The result'). The game's own keys from before (standings, totals, "
-                       "breakdown, points, cards, solo, dark_lord) are also still at this level: deprecated, they go in the next version; "
-                       "read them under `details`.",
+                       "breakdown, points, cards, solo, dark_lord) are also still at this level: deprecated, they go "
+                       "in the next version; read them under `details`.",
         "type": "object",
         "required": ["reason", "winners", "ranking", "tie_breaks", "details"],
         "properties": {
@@ -203,6 +203,8 @@ class ListGamesQuerySchema(ma.Schema):
     player = ma.fields.String(validate=ma.validate.Length(min=1, max=64), metadata={
         "description": "Only games with a player of this name, compared as nicknames are (RFC 8266): "
                        "case, width and runs of spaces aside"})
+    public = ma.fields.Boolean(truthy={"true"}, falsy={"false"}, metadata={
+        "description": "true: only public games (anyone may watch them without a token); false: only the others"})
     after = ma.fields.UUID(metadata={"description": "The cursor: list games created after this one"})
     limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(min=1, max=200))
 
@@ -213,6 +215,8 @@ class ListedGameSchema(ma.Schema):
     players = ma.fields.List(ma.fields.String(), required=True)
     status = ma.fields.String(required=True, validate=ma.validate.OneOf(["active", "finished"]))
     version = ma.fields.Integer(required=True)
+    public = ma.fields.Boolean(required=True, metadata={
+        "description": "Anyone may read the game without a token, as its spectator (\"public\": true at creation)"})
     created_at = ma.fields.String(required=True, metadata={
         "description": "When the game was created: an ISO 8601 timestamp in UTC with its offset, "
                        "e.g. 2026-12-01T20:56:29.170366+00:00 (the creation event's time)"})
@@ -234,16 +238,19 @@ class GameListSchema(ma.Schema):
              "schema": {"type": "string"}}})
 @blp.problems(400, 503)
 def list_games(query: dict):
-    """Games in the order they were created, filtered by ruleset, status and player name.
+    """Games in the order they were created, filtered by ruleset, status, player and publicity.
+
+    An audience's app lists the games it may watch without a token with public=true.
 
     Public: it shows what a table would see from across the room (names, game, whether it is
     over), never a token or anything a game's rules hide."""
     player = query.get("player")
     filters = Filters(query.get("ruleset"), query.get("status"), None if player is None else searched(player),
-                      query.get("after"), query["limit"])
+                      query.get("after"), query["limit"], query.get("public"))
     rows, cursor = application().list_games(filters)
     games = [{"id": r.id, "ruleset": r.ruleset, "players": r.players, "version": r.version,
-              "status": "finished" if r.finished else "active", "created_at": r.created_at} for r in rows]
+              "status": "finished" if r.finished else "active", "public": r.public, "created_at": r.created_at}
+             for r in rows]
     headers = {}
     if cursor is not None:
         kept = {k: v for k, v in request.args.items() if k != "after"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from uuid import UUID
 
 import pytest
@@ -52,12 +53,12 @@ def every_page(client, **query) -> tuple[list[dict], list]:
 
 @pytest.fixture
 def stored_games(listing_app):
-    """Twelve games of two rulesets, some finished, some moved on, in creation order."""
+    """Twelve games of two rulesets, some finished, some moved on, some public, in creation order."""
     client = listing_app.test_client()
     games = []
     for i in range(12):
         ruleset = hoard.RULESET.id if i % 3 else LEAGUE.id
-        game = create(client, ruleset, players=PLAYERS[i % len(PLAYERS)])
+        game = create(client, ruleset, players=PLAYERS[i % len(PLAYERS)], public=i % 4 == 1)
         if ruleset == hoard.RULESET.id and i % 2:
             game.play_to_the_end(random.Random(i))
         elif ruleset == hoard.RULESET.id:
@@ -66,13 +67,14 @@ def stored_games(listing_app):
     return client, games
 
 
-def expected(games, ruleset=None, status=None, player=None) -> list[dict]:
+def expected(games, ruleset=None, status=None, player=None, public=None) -> list[dict]:
     rows = []
     for game in games:
         view = game.view()
         row = {"id": game.id, "ruleset": game.created["ruleset"], "players": [s["name"] for s in game.created["seats"]],
-               "status": view["status"], "version": view["version"]}
+               "status": view["status"], "version": view["version"], "public": game.created["public"]}
         if (ruleset in (None, row["ruleset"]) and status in (None, row["status"])
+                and public in (None, row["public"])
                 and (player is None or player.casefold() in [p.casefold() for p in row["players"]])):
             rows.append(row)
     return rows
@@ -88,8 +90,29 @@ def test_every_filter_and_every_page_size_lists_exactly_the_matching_games_in_cr
         want = expected(games, ruleset, status, player)
         for limit in (1, 5, 50):
             seen, _ = every_page(client, **query, limit=limit)
-            assert [{k: g[k] for k in ("id", "ruleset", "players", "status", "version")} for g in seen] == want, (query, limit)
+            assert [{k: g[k] for k in ("id", "ruleset", "players", "status", "version", "public")}
+                    for g in seen] == want, (query, limit)
     assert expected(games, player="strasse") and expected(games, player="KIRA")  # casefold: "Straße" is "STRASSE"
+
+
+def test_the_public_filter_lists_the_games_anyone_may_watch_with_every_other_filter(stored_games):
+    """An audience's app lists the games it may watch without a token (public=true)."""
+    client, games = stored_games
+    assert {g.created["public"] for g in games} == {True, False}
+    for public, ruleset, status, player in itertools.product(
+            (True, False), (None, hoard.RULESET.id), (None, "active", "finished"), (None, "ben")):
+        query = {k: v for k, v in {"ruleset": ruleset, "status": status, "player": player}.items() if v}
+        want = expected(games, ruleset, status, player, public)
+        for limit in (1, 50):
+            seen, _ = every_page(client, **query, public=str(public).lower(), limit=limit)
+            assert [{k: g[k] for k in ("id", "ruleset", "players", "status", "version", "public")}
+                    for g in seen] == want, (public, query, limit)
+            if len(want) > 1 and limit == 1:  # the Link header keeps the filter
+                first = client.get("/games", query_string={**query, "public": str(public).lower(), "limit": 1})
+                assert f"public={str(public).lower()}" in first.headers["Link"]
+    for unclear in ("1", "True", "yes", ""):
+        refused = client.get("/games", query_string={"public": unclear})
+        assert refused.status_code == 400 and refused.get_json()["code"] == "MALFORMED_REQUEST", unclear
 
 
 def test_created_at_is_the_creation_events_time_and_never_changes(stored_games, listing_app):
@@ -206,6 +229,28 @@ def forget_the_listing(app) -> None:
         cursor.execute(f"DROP TABLE {listing.GAMES}")
 
 
+def forget_public(app) -> None:
+    """The list as the code before `public` left it: no such column, nor its index, and on
+    PostgreSQL the function that wrote the list without it."""
+    recorder = parley(app).recorder
+    if hasattr(recorder.datastore, "schema"):  # PostgreSQL
+        schema = recorder.datastore.schema
+        with recorder.datastore.get_connection() as conn:
+            conn.execute(f'ALTER TABLE "{schema}".{listing.GAMES} DROP COLUMN public')
+            function = conn.execute("SELECT p.oid::regprocedure::text AS f FROM pg_proc p JOIN pg_namespace n "
+                                    "ON n.oid = p.pronamespace WHERE n.nspname = %s AND p.proname LIKE "
+                                    "'parley_list_games_%%'", (schema,)).fetchone()["f"]
+            body = conn.execute("SELECT pg_get_functiondef(%s::regprocedure) AS d", (function,)).fetchone()["d"]
+            old = re.sub(r",\s*COALESCE\(\(change->>'public'\)::boolean, false\)", "",
+                         re.sub(r",\s*finished,\s*public\)", ", finished)", body))
+            assert old != body and "public" not in old
+            conn.execute(old)
+        return
+    with recorder.datastore.transaction(commit=True) as cursor:
+        cursor.execute(f"DROP INDEX {listing.GAMES}_by_public")
+        cursor.execute(f"ALTER TABLE {listing.GAMES} DROP COLUMN public")
+
+
 def rebuilt(app, persistence):
     """The listing made again from the stored events, as a process starting on the old
     store makes it: another app on the same store (the same recorder, in memory)."""
@@ -238,6 +283,26 @@ def test_a_store_written_before_the_list_was_stored_is_listed_once_it_starts(sto
             parley(new).close()
 
 
+def test_a_list_stored_before_public_gets_it_from_the_stored_creations_once_it_starts(
+        stored_games, listing_app, persistence):
+    if persistence.get("PERSISTENCE_MODULE") == "eventsourcing.popo":
+        pytest.skip("an in-memory list never outlives its process")
+    client, games = stored_games
+    everything, public = every_page(client)[0], every_page(client, public="true")[0]
+    assert public and len(public) < len(games)
+    forget_public(listing_app)
+    new = rebuilt(listing_app, persistence)
+    try:
+        client = new.test_client()
+        assert every_page(client, public="true")[0] == public
+        assert every_page(client)[0] == everything
+        watched = create(client, players=("Kira", "Ben"), public=True)
+        assert every_page(client, public="true")[0][-1]["id"] == watched.id
+        assert len(every_page(client)[0]) == len(games) + 1
+    finally:
+        parley(new).close()
+
+
 def test_the_listing_is_the_same_as_a_replay_of_every_event(stored_games, listing_app):
     """What the projection holds equals folding the whole notification log (the old way)."""
     client, _ = stored_games
@@ -247,4 +312,5 @@ def test_the_listing_is_the_same_as_a_replay_of_every_event(stored_games, listin
     listing.apply_in_memory(folded, {}, listing.changes(app.mapper.to_domain_event(n) for n in notifications))
     assert [vars(row) for row in folded.values()] == [
         {"id": g["id"], "ruleset": g["ruleset"], "players": g["players"], "created_at": g["created_at"],
-         "version": g["version"], "finished": g["status"] == "finished"} for g in every_page(client)[0]]
+         "version": g["version"], "finished": g["status"] == "finished", "public": g["public"]}
+        for g in every_page(client)[0]]
