@@ -25,6 +25,7 @@ create_app(config) builds it. Config keys (all optional):
 from __future__ import annotations
 
 import os
+import re
 import weakref
 from typing import Any
 
@@ -135,7 +136,7 @@ class ParleyFlask(Flask):
     lean_route: Any = None  # service/api/commands.py LeanRoute, when create_app installs it
 
     def wsgi_app(self, environ, start_response):
-        if self.lean_route is not None:
+        if self.lean_route is not None and host_is_valid(environ):
             answered = self.lean_route(environ, start_response)
             if answered is not None:
                 return answered
@@ -177,6 +178,7 @@ def create_app(config: dict | None = None) -> Flask:
     operations.install(app)
     limits.install(app)
     app.after_request(_response_headers)
+    app.before_request(_host_required)
     app.before_request(_codings_understood)
     app.before_request(_exports_may_be_large)
     app.before_request(_json_bodies_only)
@@ -214,6 +216,28 @@ def _configure(app: Flask, config: dict) -> None:
                           int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_BYTES") or 4 * 1024 * 1024))
     app.config.setdefault("ANONYMOUS_EXPORT_MAX_VALUES",
                           int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_VALUES") or 250_000))
+
+
+# RFC 9110 7.2 and RFC 3986 3.2.2: uri-host [ ":" port ], the host an IP literal in brackets or a
+# registered name (unreserved, percent-encoded and sub-delims characters; possibly empty).
+_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(:[0-9]*)?")
+
+
+def host_is_valid(environ: dict) -> bool:
+    """RFC 9112 3.2: an HTTP/1.1 request has a Host header (gunicorn refuses one sent twice) and
+    its value is a host. HTTP/1.0 may leave it out."""
+    host = environ.get("HTTP_HOST")
+    if host is None:
+        return environ.get("SERVER_PROTOCOL") != "HTTP/1.1"
+    return _HOST.fullmatch(host) is not None
+
+
+def _host_required() -> None:
+    """A request without a valid Host is 400, as RFC 9112 3.2 requires of a server, on every
+    route (before the route is even matched: a 404 would answer a request the server must refuse)."""
+    if not host_is_valid(request.environ):
+        raise Problem(400, "An HTTP/1.1 request needs one Host header with a host name or address "
+                           "(RFC 9112 3.2).")
 
 
 def _codings_understood() -> None:

@@ -604,3 +604,32 @@ def test_a_coding_parley_does_not_undo_is_refused_not_read_as_plain_json(server)
     assert game["version"] == created["version"]
     head, answer = _answer(server, _chunked(path, body, headers=auth))   # chunked alone: served
     assert head.startswith(b"HTTP/1.1 200 "), (head, answer)
+
+
+@pytest.mark.slow
+def test_an_http_1_1_request_without_a_valid_host_is_400_on_every_route(server):
+    """RFC 9112 3.2: a server MUST answer 400 to an HTTP/1.1 request lacking Host, or with a Host
+    that is not a host (gunicorn itself refuses two Host lines). The command route, which a plain
+    command takes without Flask's request context, refuses it too; HTTP/1.0 may leave Host out."""
+    created = requests.post(server.base + "/games", timeout=10, json={
+        "ruleset": "corsairs-of-valeria", "players": [{"name": "A"}, {"name": "B"}]}).json()
+    path = f"/games/{created['id']}/commands".encode()
+    body = b'{"type": "roll_dice"}'
+    command = (b"POST " + path + b" HTTP/1.1\r\n%sAuthorization: Bearer " + created["seats"][0]["token"].encode()
+               + b"\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
+               + body)
+    for host in (b"", b"Host: two words\r\n", b"Host: parley\x01\r\n"):
+        for request in (b"GET /healthz HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n",
+                        b"GET /no-such-route HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n",
+                        command.replace(b"%s", host)):
+            head, problem = _answer(server, request)
+            assert head.startswith(b"HTTP/1.1 400 ") and problem["code"] == "MALFORMED_REQUEST", (host, head)
+            assert "host" in problem["detail"].lower()   # gunicorn refuses a control character itself
+    game = requests.get(server.base + f"/games/{created['id']}", timeout=10,
+                        headers={"Authorization": f"Bearer {created['host_token']}"}).json()
+    assert game["version"] == created["version"]   # the command without Host was not acted on
+    for fine in (b"GET /healthz HTTP/1.0\r\n\r\n", b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:8000\r\nConnection: close\r\n\r\n",
+                 b"GET /healthz HTTP/1.1\r\nHost: [::1]:8000\r\nConnection: close\r\n\r\n"):
+        assert _answer(server, fine)[0].split(b" ")[1] == b"200", fine
+    head, answer = _answer(server, command.replace(b"%s", b"Host: parley\r\n"))
+    assert head.startswith(b"HTTP/1.1 200 "), (head, answer)
