@@ -487,7 +487,8 @@ def _variant_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
 
 def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str]) -> list[str]:
     """[BR p.16] the Solo Variant: one player and variant 'solo', never one without the other (VP-21);
-    not with Crimson Seas nor its Monster Events (VA-4); not yet with the Mixed Citizen Variant."""
+    not with Crimson Seas nor its Monster Events (VA-4); with the Mixed Citizen Variant, both variants'
+    rules (VP-49)."""
     if cs and ("solo" in names or n == 1):
         return [("options.variant" if "solo" in names else "players") + ": solo play is not defined with Crimson Seas, "
                 "whose setup and powers are for 2 to 5 players and their opponents; for solo create a "
@@ -500,9 +501,6 @@ def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str]) ->
     if "solo" in names and MONSTER_EVENTS in expansions:
         return ["options.expansions: solo play is not defined with Crimson Seas' Monster Events, set out one per player "
                 "and turning up where the Dark Lord's Monsters capture [CS Monster Event Cards] (VA-4)"]
-    if "solo" in names and "mixed_citizens" in names:
-        return ["options.variant: the Solo Variant is not played with the Mixed Citizen Variant yet: send one of "
-                "them [BR p.16, p.18]"]
     return []
 
 
@@ -578,8 +576,8 @@ def _citizen_stacks(content: dict, per_stack: int, types: list[str]) -> tuple[di
 
 def _mixed_stacks(content: dict, per_stack: int, types: list[str]) -> tuple[dict, list[str]]:
     """[BR p.18] every type of an Activation number shuffled together, 4 dealt face down (5 at 5 players;
-    VP-41: 4 at 2 and 3 players too), the face-up one chosen next (_mixed_tops); those left go back
-    to the box unseen, so they are not listed in it (VP-40). A type whose number is no stack's is boxed.
+    VP-41: 4 at 2 and 3 players too; VP-49: and solo), the face-up one chosen next (_mixed_tops);
+    those left go back to the box unseen, so they are not listed in it (VP-40). A type whose number is no stack's is boxed.
     With Crimson Seas, its Citizens and the base game's alike (VP-45)."""
     citizens = {}
     for slot in SLOTS:

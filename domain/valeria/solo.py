@@ -47,7 +47,7 @@ def columns(s: ValeriaState) -> list[dict]:
     k-th Monster stack as laid out, the k-th and (k+5)-th Citizen stacks in activation order (the
     top and bottom Citizen rows, 'in sequential order'), the k-th Domain stack."""
     monsters = list(s.monsters)
-    citizens = sorted(s.citizens, key=lambda st: (min(s.card(st)["activation"]), st))
+    citizens = sorted(s.citizens, key=lambda st: (min(s.activation(st)), st))   # mixed stacks too (VP-49)
     domains = sorted(s.domains)
     return [{"monster": monsters[k], "citizens": [citizens[k], citizens[k + 5]], "domain": domains[k]}
             for k in range(len(monsters))]

@@ -117,11 +117,22 @@ class ValeriaState(kit.GameState):
         """The Citizens of a mixed stack's Activation number not in sight (face down on it or back
         in the box, VP-40): every copy the content has, less those in the Center, the tableaux,
         the box and banished. Sorted: it has no order."""
-        slot = [int(x) for x in stack.removeprefix(MIXED).split("_")]
+        slot = self.activation(stack)
         seen = {c for pile in self.citizens.values() for c in pile} | set(self.box) | set(self.banished)
-        seen |= {c for x in self.seats for c in x.citizens}
+        seen |= {c for x in self.seats for c in x.citizens} | set(self.elsewhere())
         return sorted(f"{c['id']}#{k}" for c in self.content["citizens"] if c["activation"] == slot
                       for k in range(1, c["copies"] + 1) if f"{c['id']}#{k}" not in seen)
+
+    def activation(self, stack: str) -> list[int]:
+        """A Citizen stack's Activation number: its Citizens', or a mixed stack's own (VP-41)."""
+        if stack.startswith(MIXED):
+            return [int(x) for x in stack.removeprefix(MIXED).split("_")]
+        return list(self.card(stack)["activation"])
+
+    def elsewhere(self) -> list[str]:
+        """Cards in sight outside the Center, the tableaux, the box and the banished (the solo
+        Dark Lord's captures)."""
+        return []
 
     def card(self, card_id: str) -> dict:
         return _cards(self)[card_id.split("#")[0].split("@")[0]]
@@ -180,6 +191,9 @@ class SoloState(ValeriaState):
     @property
     def solo(self) -> bool:
         return True
+
+    def elsewhere(self) -> list[str]:
+        return list(self.captured)   # VP-49: captured from a mixed stack, in sight by the Dark Lord
 
 
 def variants(options: dict) -> set[str]:

@@ -130,3 +130,24 @@ def test_a_game_with_a_preselected_monster_event_turns_it_up_and_the_option_is_o
             break
         play(game, random.Random(len(produced)), 100)
     assert sorted(e["event"]["card"] for e in produced) == ["giants", "leviathan"]
+
+
+def test_a_solo_game_with_mixed_citizens_is_played_to_its_end_and_the_seat_never_sees_under_a_stack(corsairs_client):
+    """VP-49: the Solo Variant and the Mixed Citizen Variant together, over HTTP: 4 face down and 1 up
+    on each stack; the Dark Lord's Monsters capture face-up Citizens, and the next is turned up."""
+    game = create(corsairs_client, ID, players=("Anne",), options={"variant": ["solo", "mixed_citizens"]})
+    stacks = game.view(game.seat(0))["state"]["citizen_stacks"]
+    assert all(p[:4] == ["face_down"] * 4 and len(p) == 5 for p in stacks.values())
+    produced = []
+    for attempt in range(6):         # games end by chance: play until one captured from a mixed stack
+        produced = play(game, random.Random(attempt), 4000)
+        if "CardCaptured" in produced and "CitizenRevealed" in produced:
+            break
+        game = create(corsairs_client, ID, players=("Anne",), options={"variant": ["solo", "mixed_citizens"]})
+    assert "CardCaptured" in produced and "CitizenRevealed" in produced
+    final = game.view(game.seat(0))
+    assert final["status"] == "finished" and final["result"]["details"]["solo"] in ("won", "lost", "draw")
+    for entry in game.all_events(game.seat(0)):
+        e = entry["event"]
+        if e["type"] == "CenterLaidOut":
+            assert all(set(p[:-1]) <= {"face_down"} for p in e["citizens"].values())

@@ -1,5 +1,6 @@
-"""Random playouts of the Valeria Solo Variant [BR p.16-18] (server chance): every card in exactly
-one place (the Dark Lord and his captures included) and no resource below zero after every event,
+"""Random playouts of the Valeria Solo Variant [BR p.16-18] (server chance), a third of them with
+the Mixed Citizen Variant too (VP-49): every card in exactly one place (a mixed stack's face-down
+Citizens counted among those not in sight) (the Dark Lord and his captures included) and no resource below zero after every event,
 the round's phases in order, the endings only as printed, legal commands agreeing with decide and
 with the command schemas, the gate refusing as decide does, replay and snapshot round trips, and a
 clone sharing nothing with its original."""
@@ -15,11 +16,12 @@ from domain.chance import ServerChance
 from domain.ruleset import Rejected
 from domain.valeria import RULESET as R
 from domain.valeria.solo import columns, ending, result, targets
-from domain.valeria.state import SoloState
+from domain.valeria.state import FACE_DOWN, SoloState
 from tests.domain.test_skeleton import GATE_CODES
 from tests.domain.test_state_clone_isolation import mutate_everything
 from tests.playouts.harness import check_replay, play, seed_for
 from tests.playouts.test_valeria_playouts import candidates, duke_of_valeria, every_card, places, schema_checker
+from tests.playouts.test_valeria_variants_playouts import unseen
 
 PHASES = ["setup", "dukes", "roll", "harvest", "action", "monsters", "second_harvest", "end"]
 
@@ -34,7 +36,8 @@ class SoloChecker:
         if event["type"] == "GameSetUp":
             assert isinstance(s, SoloState)
             return
-        assert places(s) == every_card(s), event                                         # one place each
+        seen = sorted([c for c in places(s) if c != FACE_DOWN] + unseen(s))
+        assert seen == every_card(s), event                                               # one place each
         assert s.dark_lord not in s.duke_pool + s.seats[0].offer + [s.seats[0].duke]      # VP-19
         assert all(s.card(c)["kind"] in ("citizen", "domain") for c in s.captured)
         x = s.seats[0]
@@ -67,6 +70,8 @@ def finished_check(s, events) -> None:
     else:
         assert res == result(s, ending(s)) and ending(s) == res["reason"]
     assert (res["winners"] == [0]) == (res["solo"] == "won")
+    if any(st.startswith("mixed_") for st in s.citizens):   # VP-49: the Dark Lord captured from mixed stacks
+        assert all(c not in s.citizen_pool(st) for st in s.citizens for c in s.captured)
 
 
 def gate_agrees(s, rng) -> None:
@@ -113,11 +118,14 @@ def at_rest(s) -> None:
 def run(game_no: int, agreement: float = 0.0):
     rng = random.Random(-game_no)
     opts = {"variant": "solo" if game_no % 2 else ["solo"], "duke_rounding": rng.choice(["per_type", "pooled"])}
+    mixed = game_no % 3 == 0
+    if mixed:
+        opts["variant"] = ["solo", "mixed_citizens"]
     if rng.random() < 0.5:
         areas = ["hills", "ruins", "forest", "valley", "mountains", "swamp"]
         rng.shuffle(areas)
         opts["monster_areas"] = areas[:5]
-    if rng.random() < 0.5:
+    if rng.random() < 0.5 and not mixed:
         opts["citizen_types"] = ["monk", "merchant", "mercenary", "archer", "peasant", "knight", "thief", "champion",
                                  "rogue", "miner"]
     checker = SoloChecker()
@@ -154,11 +162,12 @@ def test_every_ending_turns_up_in_random_games():
     raise AssertionError(seen)
 
 
-def test_the_gate_the_snapshot_and_the_clone_of_a_solo_game():
+@pytest.mark.parametrize("variant", ["solo", ["solo", "mixed_citizens"]])
+def test_the_gate_the_snapshot_and_the_clone_of_a_solo_game(variant):
     """As tests/domain/test_skeleton.py and test_state_clone_isolation.py check the other games
     (which play two or more players): at every step of a solo game."""
     states = []
-    play(R, 5, ["Solo"], {"variant": "solo"}, policy=duke_of_valeria, at_rest=lambda s: states.append(s.clone()))
+    play(R, 5, ["Solo"], {"variant": variant}, policy=duke_of_valeria, at_rest=lambda s: states.append(s.clone()))
     rng = random.Random(5)
     for s in states[::3]:
         gate_agrees(s, rng)

@@ -14,6 +14,7 @@ from domain.ruleset import ARBITER, InvalidCreation
 from domain.valeria import CRIMSON_SEAS as CS
 from domain.valeria import RULESET as R
 from domain.valeria.solo import columns, dark_lord_points
+from domain.valeria.state import FACE_DOWN
 from tests.domain.valeria.table import Table, of
 
 SOLO = {"variant": "solo"}
@@ -102,8 +103,6 @@ def test_a_server_game_draws_the_dark_lord_from_the_dukes_not_dealt():
     (R, 2, SOLO, None, "options.variant: the solo variant is for one player, not 2"),
     (R, 3, {"variant": ["solo"]}, None, "options.variant: the solo variant is for one player, not 3"),
     (R, 1, {"variant": "mixed_citizens"}, None, "players: one player plays the solo variant"),
-    (R, 1, {"variant": ["solo", "mixed_citizens"]}, None,
-     "options.variant: the Solo Variant is not played with the Mixed Citizen Variant yet"),
     (R, 1, {"variant": ["standard", "solo"]}, None, "options.variant: 'standard' is sent alone"),
     (R, 1, {"variant": "dark"}, None, "options.variant: 'dark' is not a variant"),
     (R, 1, SOLO, {k: v for k, v in SETUP.items() if k != "dark_lord"}, "setup.dark_lord: a solo game at a table needs"),
@@ -383,3 +382,46 @@ def test_the_five_stacks_ending_may_come_in_the_monsters_phase():
     t.do(0, {"type": "activate_monster", "die": 0, "citizen": "monk"})
     assert t.state.finished and t.state.result["reason"] == "exhausted_stacks"
     assert [e["type"] for e in t.events[-4:]] == ["MonsterActivated", "CardCaptured", "StackExhausted", "GameEnded"]
+
+
+# ---------------------------------------------------------------- with the Mixed Citizen Variant
+
+SOLO_MIXED = {"variant": ["solo", "mixed_citizens"]}
+MIXED_TOPS = ["cleric", "merchant", "mercenary", "archer", "peasant", "knight", "thief", "champion", "rogue", "miner"]
+
+
+def test_solo_with_mixed_citizens_deals_four_down_and_one_up_and_the_columns_follow_the_numbers():
+    """VP-49: both variants' rules apply ('All other standard rules apply', [BR p.16] and [BR p.18]): each
+    mixed stack is 4 face down and 1 face up, as below 5 players (VP-41), and the columns take the mixed
+    stacks in activation order, as they take the standard ones (VP-20)."""
+    t = SoloTable(options=SOLO_MIXED, citizens=list(MIXED_TOPS))
+    s = t.state
+    assert [p[:-1] for p in s.citizens.values()] == [[FACE_DOWN] * 4] * 10
+    assert [p[-1].split("#")[0] for p in s.citizens.values()] == MIXED_TOPS
+    assert [c["citizens"] for c in columns(s)] == [["mixed_1", "mixed_6"], ["mixed_2", "mixed_7"],
+                                                   ["mixed_3", "mixed_8"], ["mixed_4", "mixed_9_10"],
+                                                   ["mixed_5", "mixed_11_12"]]
+    assert s.dark_lord == "duke_dara"
+
+
+def test_a_monster_captures_the_face_up_citizen_of_a_mixed_stack_and_the_table_turns_up_the_next():
+    """VP-49: [BR p.17] 'you remove a card from one of the two Citizen stacks in that Monster stack's
+    column' takes the face-up Citizen; [BR p.18] the one below it is then turned up, which the table
+    reports (VP-40). The captured Citizen is in sight beside the Dark Lord: never again in the stack's
+    pool of Citizens not in sight, nor a name the table may report."""
+    t = SoloTable(options=SOLO_MIXED, citizens=list(MIXED_TOPS)).leave("mixed_6", 0)
+    t.state.citizens["mixed_6"].clear()
+    t.state.exhausted.append("mixed_6")
+    t.to_actions(1, 1)      # doubles: the first column's Monster stack attacks twice
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    refused = t.rejects(0, {"type": "gain_resource", "resource": "gold"}, "TABLE_OUTCOME_REQUIRED")
+    assert "revealed" in refused.detail
+    t.rejects(0, {"type": "gain_resource", "resource": "gold", "revealed": ["miner", "monk"]}, "TABLE_OUTCOME_INVALID")
+    events = t.do(0, {"type": "gain_resource", "resource": "gold", "revealed": ["monk", "cleric"]})
+    assert [e["card"] for e in of(events, "CardCaptured")] == ["cleric#1", "monk#1"]
+    assert [e["card"] for e in of(events, "CitizenRevealed")] == ["monk#1", "cleric#2"]
+    s = t.state
+    assert s.captured[:2] == ["cleric#1", "monk#1"] and s.citizens["mixed_1"][-1] == "cleric#2"
+    assert s.citizens["mixed_1"] == [FACE_DOWN, FACE_DOWN, "cleric#2"]
+    # 12 Monks and Clerics: 3 in sight (2 captured, 1 face up), 9 not (2 face down, 7 in the box)
+    assert not {"cleric#1", "monk#1", "cleric#2"} & set(s.citizen_pool("mixed_1")) and len(s.citizen_pool("mixed_1")) == 9
