@@ -63,14 +63,21 @@ class Draft(kit.Draft):
         where = _where(field, note) if self.in_game else ""
         if not isinstance(given, list) or i >= len(given):
             self.missing = field
-            raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
-                           + needed(i + 1) + (where and f" (item {i + 1}: {where})") + ".")
+            refused = required(field, i + 1, i + 1, where)
+            refused.table_item = (field, i + 1, where)  # type: ignore[attr-defined]  # decide() counts the whole list
+            raise refused
         if where and given[i] not in pool:
             raise not_there(field, given[i], i + 1, where)
         got = self.chance.pick(pool, 1, given[i:i + 1], field)[0]
         self.used[field] += 1
         return got
+
+
+def required(field: str, count: int, item: int, where: str) -> Rejected:
+    """A table's report missing its item `item` of `field`, which must hold `count` items."""
+    return Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
+                    f"This game is played at a table: '{field}' must list {TABLE_FIELDS[field]}; "
+                    + needed(count) + (where and f" (item {item}: {where})") + ".")
 
 
 def _where(field: str, note: str | None) -> str:
@@ -657,5 +664,20 @@ HANDLERS = {
 RULES = kit.Rules(game="Chrono Corsairs", handlers=HANDLERS, moments=MOMENTS, draft=Draft,
                   over=FINAL, unknown=DETAIL, seats=SETUP, table_fields=TABLE_FIELDS, server_words="draws",
                   finish=finish, after=_after)
-decide = RULES.decide
+
+
+def decide(state: ChronoState, seat: int, command: dict, chance) -> list[dict]:
+    """RULES.decide, but a report missing an item names the count of the whole list, as
+    table_inputs() gives it (docs/api.md section 7: a Plan from each deck is 2, not 1 at the first)."""
+    try:
+        return RULES.decide(state, seat, command, chance)
+    except Rejected as refused:
+        at: tuple[str, int, str] | None = getattr(refused, "table_item", None)
+        if at is None:
+            raise
+        found = turned_up(state, seat, command)
+        if found is None:
+            raise
+        field, item, where = at
+        raise required(field, max(item, sum(1 for f, _ in found if f == field)), item, where) from None
 gate = RULES.gate

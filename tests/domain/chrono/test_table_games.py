@@ -170,3 +170,17 @@ def test_a_report_refused_names_its_item_and_where_the_host_view_lists_it():
     t.do(0, {**to_e5, "event_tokens": ["SR6"]})        # Ancient Relic: an Artifact next
     wrong = t.rejects(0, {"type": "do_step", "artifacts": ["SR6"]}, "TABLE_OUTCOME_INVALID")
     assert wrong.detail.endswith("(item 1: the Artifact deck: one of nameable.artifacts).")
+
+
+def test_a_report_missing_its_plans_names_the_count_of_the_whole_list():
+    """docs/api.md section 7: the count is the whole list's. draw_plans turns up a Stable and an
+    Unstable Plan: with none reported the refusal asks for 2 (as table_inputs says), naming item 1;
+    with the Stable one alone, still 2, naming item 2 and its deck."""
+    t = Table()
+    seat = t.state.flag[0]
+    counts = R.table_inputs(t.state, seat)["draw_plans"]["plans"]
+    none = t.rejects(seat, {"type": "draw_plans"}, "TABLE_OUTCOME_REQUIRED")
+    assert "; 2 are needed (item 1: the Stable Plan deck: one of nameable.stable_plans)." in none.detail, none.detail
+    one = t.rejects(seat, {"type": "draw_plans", "plans": ["S01"]}, "TABLE_OUTCOME_REQUIRED")
+    assert "; 2 are needed (item 2: the Unstable Plan deck: one of nameable.unstable_plans)." in one.detail, one.detail
+    assert (counts["count"], counts["stable"], counts["unstable"]) == (2, 1, 1)
