@@ -43,7 +43,7 @@ from typing import Any
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
 from psycopg.rows import tuple_row
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL, Identifier, Literal
 from psycopg.types.json import Jsonb
 from psycopg_pool import PoolTimeout
 
@@ -318,11 +318,19 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
         self.add_public = [SQL(s).format(**names) for s in ADD_PUBLIC]
         self.list_function = SQL("{schema}.{function}").format(
             schema=schema, function=Identifier(f"parley_list_games_{id_type}"))
-        # Not with the library's create statements (create_table): on a list from before a
-        # column, the function writing it must wait until create_listing has added it.
         self.create_list_function = SQL(LIST_FUNCTION).format(
             function=Identifier(f"parley_list_games_{id_type}"),
             creation_lock=_key(f"parley-creation:{datastore.schema}"), **names)
+        # With the library's create statements too (the insert function calls it, whether or not
+        # create_listing ever runs), but only where the list has every column it writes or is not
+        # there yet: on a list from before a column, create_listing adds the column first, then
+        # replaces the function, so that no process ever runs one writing a missing column.
+        self.sql_create_statements.append(SQL(
+            "DO $DO$ BEGIN IF to_regclass({games}) IS NULL OR EXISTS (SELECT 1 FROM information_schema.columns "
+            "WHERE table_schema = {schema} AND table_name = {table} AND column_name = 'public') "
+            "THEN EXECUTE $DDL${function}$DDL$; END IF; END $DO$").format(
+            games=Literal(SQL("{schema}.{games}").format(**names).as_string(None)),
+            schema=Literal(datastore.schema), table=Literal(GAMES), function=self.create_list_function))
         self.sql_create_statements.append(SQL(INSERT_FUNCTION).format(
             schema=schema, function=Identifier(self.insert_function_name),
             event=Identifier(self.stored_event_type_name),

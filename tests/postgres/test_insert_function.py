@@ -149,3 +149,29 @@ def test_workers_booting_together_on_a_fresh_schema_all_create_without_an_error(
     assert found == 1
     for recorder in recorders:
         recorder.datastore.close()
+
+
+def test_an_application_that_never_lists_saves_through_the_recorder_on_a_fresh_schema(postgres_schema):
+    """The insert function calls the list's function, so create_table makes it too: an
+    eventsourcing application on Parley's recorder that never calls create_listing (the bare
+    save rate of benchmarks/commands.py) saves, with no list change to write."""
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+
+    class Counter(Aggregate):
+        def __init__(self):
+            self.n = 0
+
+        @event("Ticked")
+        def tick(self):
+            self.n += 1
+
+    env = {**postgres_env(postgres_schema), "PERSISTENCE_MODULE": "service.store:FailFastPostgresFactory"}
+    app = Application(env=env)
+    try:
+        counter = Counter()
+        counter.tick()
+        app.save(counter)
+        assert app.repository.get(counter.id).n == 1
+    finally:
+        app.close()
