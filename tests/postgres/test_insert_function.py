@@ -125,7 +125,10 @@ def test_workers_booting_together_on_a_fresh_schema_all_create_without_an_error(
 
     from service.store import FailFastPostgresFactory
 
-    env = Environment("parley", {**postgres_env(postgres_schema), "CREATE_TABLE": "n"})
+    # Two connections each (the lock's and the creating one): sixteen pools of the usual four
+    # held 64 of the server's 100 connections, and the suite's other worker ran out beside them.
+    env = Environment("parley", {**postgres_env(postgres_schema), "CREATE_TABLE": "n",
+                                 "POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "0"})
     recorders = [FailFastPostgresFactory(env).application_recorder() for _ in range(16)]
     start, errors = threading.Barrier(len(recorders)), []
 
