@@ -101,8 +101,10 @@ class JSONProvider(DefaultJSONProvider):
 
     Answers are compact and keep their keys' order (sort_keys is off): orjson writes such a
     text byte for byte as the standard library does, but for characters outside printable
-    ASCII (which Flask escapes, ensure_ascii) and for what orjson refuses (integers past 64
-    bits, keys that are not strings, nesting past 254). Either is answered by Flask's own
+    ASCII, which Flask escapes (ensure_ascii: backslash-u00e4 for an a with umlaut, a surrogate
+    pair past U+FFFF, backslash-u007f for DEL) and orjson writes as UTF-8: those are escaped here, after orjson, as Flask escapes
+    them (they only occur inside strings). What orjson refuses (integers past 64 bits, keys
+    that are not strings, nesting past 254, lone surrogates) is answered by Flask's own
     encoder. A float with an exponent is written as the same number (1e-7 for 1e-07)."""
 
     sort_keys = False
@@ -117,10 +119,26 @@ class JSONProvider(DefaultJSONProvider):
             else:
                 if written.isascii() and b"\x7f" not in written:
                     return written.decode("ascii")
+                # A captain's or player's name with an accent (Jäger): a third of a Corsairs
+                # game's answers, which Flask's encoder wrote at several times orjson's cost.
+                return _NOT_PRINTABLE_ASCII.sub(_ensure_ascii, written.decode("utf-8"))
         return super().dumps(obj, **kwargs)
 
 
 _COMPACT = {"separators": (",", ":")}
+# orjson escapes every control character as the standard library does; DEL and non-ASCII it
+# writes as they are.
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x00-\x7e]")
+
+
+def _ensure_ascii(found: re.Match) -> str:
+    """A character as the standard library's ensure_ascii writes it: backslash-u and four
+    lower-case hex digits, a surrogate pair past U+FFFF."""
+    code = ord(found.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}"
 
 
 class ParleyFlask(Flask):

@@ -1,8 +1,9 @@
 """Answers are written by orjson where that gives Flask's very text (service.JSONProvider):
 the same bytes as Flask's own provider for every value, but for a float's exponent (the same
-number: 1e-7 for 1e-07); Flask's encoder where orjson would differ (characters outside
-printable ASCII, which Flask escapes) or refuses (integers past 64 bits, keys that are not
-strings, deep nesting)."""
+number: 1e-7 for 1e-07). Characters outside printable ASCII, which Flask escapes and orjson
+writes as UTF-8, are escaped after orjson as Flask escapes them; Flask's encoder answers what
+orjson refuses (integers past 64 bits, keys that are not strings, deep nesting, lone
+surrogates)."""
 from __future__ import annotations
 
 import dataclasses
@@ -35,7 +36,8 @@ def exponent_free(value) -> bool:
     return "e" not in repr(value) and "n" not in repr(value)  # no 1e-07, inf or nan
 
 
-TEXT = st.text(alphabet=st.characters(max_codepoint=0x2FF), max_size=8)  # control characters, DEL, Latin
+TEXT = st.one_of(st.text(alphabet=st.characters(max_codepoint=0x2FF), max_size=8),  # controls, DEL, Latin
+                 st.text(max_size=8))     # the whole of Unicode: CJK, astral planes (surrogate pairs), no lone surrogates
 LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70),
                    st.floats().filter(exponent_free), TEXT)
 VALUES = st.recursive(LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=4),
@@ -63,7 +65,9 @@ class Seat:
 
 
 @pytest.mark.parametrize("value", [
-    {"name": "Zoë", "seat": 0},                       # escaped by Flask (ensure_ascii)
+    {"name": "Zoë", "seat": 0},                       # escaped by Flask (ensure_ascii), and after orjson
+    {"Jäger": ["海賊", "🏴\u200d☠️", "\U0010ffff"]},      # non-ASCII keys, the BMP and past it
+    {"lone": "\ud800"},                               # a lone surrogate: orjson refuses it
     {"text": "tab\there, DEL \x7f"},                  # DEL: escaped by Flask, not by orjson
     {"big": 2**64 + 1},                               # past orjson's 64 bits
     {1: "a"},                                         # a key that is not a string
@@ -98,3 +102,14 @@ def test_the_service_answers_through_it(client):
     answer = client.get("/rulesets")
     assert answer.status_code == 200
     assert answer.data.endswith(b"\n") and answer.data.isascii()
+
+
+def test_an_answer_with_an_accent_is_written_by_orjson_not_by_flasks_encoder(providers, monkeypatch):
+    """A Corsairs captain named Jäger put a third of a game's command answers through Flask's
+    encoder, at several times orjson's cost: they are escaped after orjson now."""
+    ours, flasks = providers
+    from flask.json.provider import DefaultJSONProvider as Default
+
+    monkeypatch.setattr(Default, "dumps", lambda *a, **k: pytest.fail("answered by Flask's encoder"))
+    value = {"captains": [{"id": "JAGER", "name": "Jäger Knot"}], "seat": "Zoë \x7f"}
+    assert ours.dumps(value, **COMPACT) == json.dumps(value, separators=(",", ":"))
