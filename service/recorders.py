@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -144,32 +145,26 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
     def _add_public(self, cursor, backfill: BackfillFunction) -> None:
         for statement in SQLITE_ADD_PUBLIC:
             cursor.execute(statement)
-        select = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table_name} "
-                  "WHERE rowid > ? AND topic LIKE '%Game.Created' ORDER BY rowid LIMIT ?")
-        after = 0
-        while True:
-            cursor.execute(select, (after, BATCH))
-            rows = cursor.fetchall()
-            if not rows:
-                return
-            public = backfill.public_ids([
-                Notification(id=r[0], originator_id=self.convert_originator_id(r[1]), originator_version=r[2],
-                             topic=r[3], state=bytes(r[4])) for r in rows])
-            cursor.executemany(f"UPDATE {GAMES} SET public = 1 WHERE id = ?", [(i,) for i in public])
-            after = rows[-1][0]
+        for notifications in self._stored(cursor, "AND topic LIKE '%Game.Created'"):
+            cursor.executemany(f"UPDATE {GAMES} SET public = 1 WHERE id = ?",
+                               [(i,) for i in backfill.public_ids(notifications)])
 
     def _backfill(self, cursor, backfill: BackfillFunction) -> None:
+        for notifications in self._stored(cursor):
+            _list_in_sqlite(cursor, backfill(notifications))
+
+    def _stored(self, cursor, condition: str = "") -> Iterator[list[Notification]]:
+        """The stored events (those meeting `condition`), BATCH at a time, in the order stored."""
         select = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table_name} "
-                  "WHERE rowid > ? ORDER BY rowid LIMIT ?")
+                  f"WHERE rowid > ? {condition} ORDER BY rowid LIMIT ?")
         after = 0
         while True:
             cursor.execute(select, (after, BATCH))
             rows = cursor.fetchall()
             if not rows:
                 return
-            _list_in_sqlite(cursor, backfill([
-                Notification(id=r[0], originator_id=self.convert_originator_id(r[1]), originator_version=r[2],
-                             topic=r[3], state=bytes(r[4])) for r in rows]))
+            yield [Notification(id=r[0], originator_id=self.convert_originator_id(r[1]), originator_version=r[2],
+                                topic=r[3], state=bytes(r[4])) for r in rows]
             after = rows[-1][0]
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+from collections.abc import Iterator
 from functools import wraps
 from typing import Any
 
@@ -390,40 +391,33 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
             conn.execute(self.create_list_function)
 
     def _set_public(self, conn, backfill: BackfillFunction) -> None:
-        select = SQL("SELECT notification_id, originator_id, originator_version, topic, state "
-                     "FROM {schema}.{table} WHERE notification_id > %s AND topic LIKE '%%Game.Created' "
-                     "ORDER BY notification_id LIMIT %s").format(
-            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
         update = SQL("UPDATE {schema}.{games} SET public = true WHERE id = ANY(%s::{id_type}[])").format(
             schema=Identifier(self.datastore.schema), games=Identifier(GAMES),
             id_type=SQL(self.datastore.originator_id_type))
-        after = 0
-        while True:
-            rows = conn.execute(select, (after, BATCH)).fetchall()
-            if not rows:
-                return
-            public = backfill.public_ids([
-                Notification(id=r["notification_id"], originator_id=r["originator_id"],
-                             originator_version=r["originator_version"], topic=r["topic"],
-                             state=bytes(r["state"])) for r in rows])
+        for notifications in self._stored(conn, "AND topic LIKE '%%Game.Created'"):
+            public = backfill.public_ids(notifications)
             if public:
                 conn.execute(update, (public,))
-            after = rows[-1]["notification_id"]
 
     def _backfill(self, conn, backfill: BackfillFunction) -> None:
-        select = SQL("SELECT notification_id, originator_id, originator_version, topic, state "
-                     "FROM {schema}.{table} WHERE notification_id > %s ORDER BY notification_id LIMIT %s").format(
-            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
         apply = SQL("SELECT {function}(%s)").format(function=self.list_function)
+        for notifications in self._stored(conn):
+            conn.execute(apply, (Jsonb(backfill(notifications)),))
+
+    def _stored(self, conn, condition: str = "") -> Iterator[list[Notification]]:
+        """The stored events (those meeting `condition`), BATCH at a time, in notification order."""
+        select = SQL("SELECT notification_id, originator_id, originator_version, topic, state "
+                     "FROM {schema}.{table} WHERE notification_id > %s " + condition +
+                     " ORDER BY notification_id LIMIT %s").format(
+            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
         after = 0
         while True:
             rows = conn.execute(select, (after, BATCH)).fetchall()
             if not rows:
                 return
-            notifications = [Notification(id=r["notification_id"], originator_id=r["originator_id"],
-                                          originator_version=r["originator_version"], topic=r["topic"],
-                                          state=bytes(r["state"])) for r in rows]
-            conn.execute(apply, (Jsonb(backfill(notifications)),))
+            yield [Notification(id=r["notification_id"], originator_id=r["originator_id"],
+                                originator_version=r["originator_version"], topic=r["topic"],
+                                state=bytes(r["state"])) for r in rows]
             after = rows[-1]["notification_id"]
 
 
