@@ -194,9 +194,9 @@ def create_app(config: dict | None = None) -> Flask:
     api.spec.components.schema("StreamMessage", events.STREAM_MESSAGE)
     errors.register(app)
     operations.install(app)
+    app.before_request(_host_required)  # before the rate limits: a request refused 400 spends no budget
     limits.install(app)
     app.after_request(_response_headers)
-    app.before_request(_host_required)
     app.before_request(_codings_understood)
     app.before_request(_exports_may_be_large)
     app.before_request(_json_bodies_only)
@@ -236,9 +236,11 @@ def _configure(app: Flask, config: dict) -> None:
                           int(os.environ.get("PARLEY_ANONYMOUS_EXPORT_MAX_VALUES") or 250_000))
 
 
-# RFC 9110 7.2 and RFC 3986 3.2.2: uri-host [ ":" port ], the host an IP literal in brackets or a
-# registered name (unreserved, percent-encoded and sub-delims characters; possibly empty).
-_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(:[0-9]*)?")
+# RFC 9110 7.2 and RFC 3986 3.2.2: uri-host [ ":" port ], the host an IP literal in brackets (IPv6,
+# with a zone id (RFC 6874), or IPvFuture) or a registered name (unreserved, percent-encoded and
+# sub-delims characters; possibly empty). Its characters, not the whole grammar: what it refuses is
+# what cannot be a host (spaces, controls, brackets astray, several hosts).
+_HOST = re.compile(r"(\[[0-9A-Za-z\-._~!$&'()*+,;=%:]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(:[0-9]*)?")
 
 
 def host_is_valid(environ: dict) -> bool:
@@ -282,9 +284,9 @@ def _exports_may_be_large() -> None:
     # operations that take one accept up to ANONYMOUS_EXPORT_MAX_LENGTH (4 MiB: the longest
     # games export under 1 MiB), and the arbiter up to EXPORT_MAX_LENGTH (64 MiB). Anyone
     # may send one, so an anonymous one is bounded in bytes and values (service/api/exports.py).
-    from service.api import arbiter_request
+    from service.api import EXPORT_ENDPOINTS, arbiter_request
 
-    if request.endpoint in ("verifications.verify_export", "replays.replay_export"):
+    if request.endpoint in EXPORT_ENDPOINTS:
         request.max_content_length = current_app.config[
             "EXPORT_MAX_LENGTH" if arbiter_request() else "ANONYMOUS_EXPORT_MAX_LENGTH"]
 

@@ -177,11 +177,13 @@ def _too_large() -> str | None:
     work"), and for an export sent without the arbiter's token the limit with it."""
     from flask import current_app
 
+    from service.api import EXPORT_ENDPOINTS, arbiter_request
+
     limit = request.max_content_length
     if limit is None:
         return None
     words = f"The request's body is larger than this operation accepts: at most {_size(limit)}."
-    if limit == current_app.config.get("ANONYMOUS_EXPORT_MAX_LENGTH"):
+    if request.endpoint in EXPORT_ENDPOINTS and not arbiter_request():
         words += (f" An export sent with the arbiter's token may hold "
                   f"{_size(current_app.config['EXPORT_MAX_LENGTH'])}.")
     return words

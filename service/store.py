@@ -322,16 +322,20 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
         self.create_list_function = SQL(LIST_FUNCTION).format(
             function=Identifier(f"parley_list_games_{id_type}"),
             creation_lock=_key(f"parley-creation:{datastore.schema}"), **names)
-        # With the library's create statements too (the insert function calls it, whether or not
-        # create_listing ever runs), but only where the list has every column it writes or is not
-        # there yet: on a list from before a column, create_listing adds the column first, then
-        # replaces the function, so that no process ever runs one writing a missing column.
-        self.sql_create_statements.append(SQL(
-            "DO $DO$ BEGIN IF to_regclass({games}) IS NULL OR EXISTS (SELECT 1 FROM information_schema.columns "
+        # Made with the library's create statements (under their lock: the insert function calls
+        # it, whether or not create_listing ever runs), but only where the list has every column
+        # it writes or is not there yet: on a list from before a column, create_listing adds the
+        # column and replaces the function, in one transaction, so that no process ever runs one
+        # writing a missing column. The function's text is passed as a literal (no dollar quote
+        # a schema's name could end).
+        when_current = SQL(
+            "BEGIN IF to_regclass({games}) IS NULL OR EXISTS (SELECT 1 FROM information_schema.columns "
             "WHERE table_schema = {schema} AND table_name = {table} AND column_name = 'public') "
-            "THEN EXECUTE $DDL${function}$DDL$; END IF; END $DO$").format(
+            "THEN EXECUTE {function}; END IF; END").format(
             games=Literal(SQL("{schema}.{games}").format(**names).as_string(None)),
-            schema=Literal(datastore.schema), table=Literal(GAMES), function=self.create_list_function))
+            schema=Literal(datastore.schema), table=Literal(GAMES),
+            function=Literal(self.create_list_function.as_string(None)))
+        self.sql_create_statements.append(SQL("DO {}").format(Literal(when_current.as_string(None))))
         self.sql_create_statements.append(SQL(INSERT_FUNCTION).format(
             schema=schema, function=Identifier(self.insert_function_name),
             event=Identifier(self.stored_event_type_name),
@@ -366,10 +370,12 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
 
     def create_listing(self, backfill: BackfillFunction) -> None:
         """The listing's tables, filled from the events stored so far, unless they exist (and
-        `public`, set from the stored creations, on a list stored before it had one), and the
-        function that writes them: in one transaction, under a lock per schema, so that of
+        `public`, set from the stored creations, on a list stored before it had one, with the
+        function that writes it): in one transaction, under a lock per schema, so that of
         several processes starting at once one creates and fills them and the others then find
-        them."""
+        them. create_table made the function already, unless the list lacked the column: it is
+        replaced here only then, so that two processes booting never replace it at once under
+        two different locks."""
         with self.datastore.get_connection() as conn, conn.transaction():
             conn.execute("SET LOCAL lock_timeout = 0")  # another process's backfill may take minutes
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_key(f"parley-listing:{self.datastore.schema}"),))
@@ -378,8 +384,7 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
             if found is None or found["found"] is None:
                 for statement in self.listing_tables:
                     conn.execute(statement)
-                conn.execute(self.create_list_function)
-                self._backfill(conn, backfill)
+                self._backfill(conn, backfill)   # through the function create_table made
                 return
             column = conn.execute("SELECT 1 FROM information_schema.columns WHERE table_schema = %s "
                                   "AND table_name = %s AND column_name = 'public'",
@@ -388,7 +393,7 @@ class FailFastApplicationRecorder(OneAtATimeCreation, PostgresApplicationRecorde
                 for statement in self.add_public:
                     conn.execute(statement)
                 self._set_public(conn, backfill)
-            conn.execute(self.create_list_function)
+                conn.execute(self.create_list_function)
 
     def _set_public(self, conn, backfill: BackfillFunction) -> None:
         update = SQL("UPDATE {schema}.{games} SET public = true WHERE id = ANY(%s::{id_type}[])").format(

@@ -269,6 +269,10 @@ def _public_game(game_id: UUID, load=None) -> Game | None:
     return game if game.public else None
 
 
+# The two operations that take a whole game's export as their body (service._exports_may_be_large).
+EXPORT_ENDPOINTS = ("verifications.verify_export", "replays.replay_export")
+
+
 def arbiter_request() -> bool:
     """Whether this request carries the arbiter's token (without asking for any token)."""
     header = request.headers.get("Authorization", "")

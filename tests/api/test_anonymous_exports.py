@@ -81,3 +81,20 @@ def test_a_body_too_large_elsewhere_names_that_operations_limit(app):
                                      content_type="application/json")
     assert refused.status_code == 413 and refused.get_json()["code"] == "BODY_TOO_LARGE"
     assert refused.get_json()["detail"] == "The request's body is larger than this operation accepts: at most 1 MiB."
+
+
+def test_the_arbiters_export_limit_is_named_only_on_the_export_operations():
+    """The sentence on the arbiter's limit follows the operation, not a limit that happens to be
+    of the same size (an anonymous export limit of 1 MiB, as every other body's)."""
+    app = create_app({"PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"}, "ARBITER_TOKEN": ARBITER,
+                      "ANONYMOUS_EXPORT_MAX_LENGTH": 1024 * 1024})
+    try:
+        client = app.test_client()
+        big = b'{"x": "' + b"y" * (1024 * 1024) + b'"}'
+        created = client.post("/games", data=big, content_type="application/json")
+        assert created.status_code == 413
+        assert created.get_json()["detail"] == "The request's body is larger than this operation accepts: at most 1 MiB."
+        verified = post(client, "/verifications", big)
+        assert verified.status_code == 413 and "arbiter's token may hold 64 MiB" in verified.get_json()["detail"]
+    finally:
+        app.extensions["parley"].close()

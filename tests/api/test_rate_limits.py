@@ -381,3 +381,18 @@ def test_an_answer_tells_the_budget_where_its_request_was_counted(monkeypatch):
     store.down = False
     monkeypatch.setattr(store, "get_window_stats", lambda *a: asked.append(a))
     assert budgets.headers(counted)["X-RateLimit-Limit"] == "5" and asked == []
+
+
+def test_a_request_refused_for_its_host_spends_no_budget():
+    """RFC 9112 3.2's 400 comes before the rate limits: requests without a valid Host are refused
+    every time, and leave the address's budget to its valid requests."""
+    app = limited_app(RATE_LIMIT_DEFAULT="2 per minute")
+    try:
+        client = app.test_client()
+        env = {"REMOTE_ADDR": "10.0.0.7"}
+        bad = [client.get("/rulesets", headers={"Host": "two words"}, environ_base=env) for _ in range(5)]
+        assert [r.status_code for r in bad] == [400] * 5 and all("Host" in r.get_json()["detail"] for r in bad)
+        assert [client.get("/rulesets", environ_base=env).status_code for _ in range(2)] == [200, 200]
+        assert_limited(client.get("/rulesets", environ_base=env), costly=False)
+    finally:
+        app.extensions["parley"].close()

@@ -178,3 +178,32 @@ def test_an_application_that_never_lists_saves_through_the_recorder_on_a_fresh_s
         assert app.repository.get(counter.id).n == 1
     finally:
         app.close()
+
+
+def test_on_a_list_without_public_only_create_listing_replaces_the_function_writing_it(postgres_schema):
+    """create_table makes the list's function only where the list has every column it writes: on
+    a list from before `public` it leaves the old function (which still works), and create_listing
+    adds the column, sets it, and then replaces the function, in one transaction."""
+    from service import create_app, listing
+    from tests.api.test_listing_store import forget_public
+
+    def written_by_the_function() -> str:
+        with psycopg.connect(**CONNINFO) as conn:
+            return conn.execute("SELECT pg_get_functiondef(p.oid) FROM pg_proc p JOIN pg_namespace n ON "
+                                "n.oid = p.pronamespace WHERE n.nspname = %s AND p.proname = "
+                                "'parley_list_games_uuid'", (postgres_schema,)).fetchone()[0]
+
+    app = create_app({"PERSISTENCE": postgres_env(postgres_schema)})
+    try:
+        assert "public" in written_by_the_function()
+        forget_public(app)
+        assert "public" not in written_by_the_function()
+        recorder = app.extensions["parley"].recorder
+        recorder.create_table()
+        assert "public" not in written_by_the_function()   # the column is not there: left alone
+        recorder.create_listing(listing.Backfill(app.extensions["parley"].mapper))
+        assert "public" in written_by_the_function()
+        recorder.create_table()
+        assert "public" in written_by_the_function()       # the column is there: made as it is
+    finally:
+        app.extensions["parley"].close()
