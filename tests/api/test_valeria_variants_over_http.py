@@ -15,8 +15,9 @@ EVENTS = {"expansions": ["monster_events"]}
 TOPS = ["cleric", "merchant", "mercenary", "archer", "peasant", "knight", "thief", "champion", "rogue", "miner"]
 
 
-def play(game, rng: random.Random, commands: int) -> list[dict]:
-    """Random legal commands as the host; the events each sent command produced."""
+def play(game, rng: random.Random, commands: int, after=None) -> list[dict]:
+    """Random legal commands as the host; the events each sent command produced. `after` is
+    called with each answer's events."""
     produced = []
     for _ in range(commands):
         legal = game.legal()
@@ -25,6 +26,8 @@ def play(game, rng: random.Random, commands: int) -> list[dict]:
         response = game.send(duke_of_valeria(rng, legal))
         assert response.status_code == 200, response.get_json()
         produced += [e["event"]["type"] for e in response.get_json()["events"]]
+        if after is not None:
+            after([e["event"] for e in response.get_json()["events"]])
     return produced
 
 
@@ -137,30 +140,25 @@ def test_a_solo_game_with_mixed_citizens_is_played_to_its_end_and_the_seat_never
     on each stack; a Monster's capture from a mixed stack turns up the Citizen below in the same
     command's events; the seat's view and log never name a face-down Citizen."""
     options = {"variant": ["solo", "mixed_citizens"]}
-    captured_then_revealed = False
+    found = []
+
+    def check(events: list[dict]) -> None:
+        for k, e in enumerate(events):
+            if e["type"] == "CardCaptured" and e["stack"].startswith("mixed_"):
+                found.extend(x for x in events[k + 1:] if x["type"] == "CitizenRevealed" and x["stack"] == e["stack"])
+        seen = game.view(game.seat(0))["state"]["citizen_stacks"]
+        assert all(set(p[:-1]) <= {"face_down"} for p in seen.values())   # only the top is in sight
+
     for attempt in range(8):         # games end by chance: play until a capture from a mixed stack
         game = create(corsairs_client, ID, players=("Anne",), options=options)
         stacks = game.view(game.seat(0))["state"]["citizen_stacks"]
         assert all(p[:4] == ["face_down"] * 4 and len(p) == 5 for p in stacks.values())
-        rng = random.Random(attempt)
-        for _ in range(4000):
-            legal = game.legal()
-            if not legal:
-                break
-            answer = game.send(duke_of_valeria(rng, legal))
-            assert answer.status_code == 200, answer.get_json()
-            events = [e["event"] for e in answer.get_json()["events"]]
-            for k, e in enumerate(events):
-                if e["type"] == "CardCaptured" and e["stack"].startswith("mixed_"):
-                    turned = [x for x in events[k + 1:] if x["type"] == "CitizenRevealed" and x["stack"] == e["stack"]]
-                    captured_then_revealed |= bool(turned)
-            seen = game.view(game.seat(0))["state"]["citizen_stacks"]
-            assert all(set(p[:-1]) <= {"face_down"} for p in seen.values())   # only the top is in sight
+        play(game, random.Random(attempt), 4000, after=check)
         final = game.view(game.seat(0))
         assert final["status"] == "finished" and final["result"]["details"]["solo"] in ("won", "lost", "draw")
-        if captured_then_revealed:
+        if found:
             break
-    assert captured_then_revealed
+    assert found      # a capture from a mixed stack turned up the Citizen below it
     for entry in game.all_events(game.seat(0)):
         e = entry["event"]
         if e["type"] == "CenterLaidOut":
