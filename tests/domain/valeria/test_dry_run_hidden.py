@@ -92,7 +92,8 @@ def points(states: list, n: int) -> list:
 def twin(rs, state, seat, rng: random.Random, orders: bool = True):
     """The state with what `seat` cannot see changed: the Dukes the other players were dealt or
     kept, and those nobody holds, shuffled among them (each player keeps how many it holds, and
-    what some other player holds changes); with `orders`, the order of every face-down pool
+    what some other player holds changes); in a solo game the Dark Lord swapped for a Duke nobody
+    holds; with `orders`, the order of every face-down pool
     shuffled too (it has none, VP-1)."""
     d = rs.dump_state(state)
     if d["finished"]:
@@ -111,6 +112,10 @@ def twin(rs, state, seat, rng: random.Random, orders: bool = True):
         if x["duke"]:
             x["duke"] = h[-1]
     d["duke_pool"] = sorted(dealt)
+    if d.get("dark_lord") is not None and d["duke_pool"]:   # solo: the Dark Lord is a face-down Duke (VP-19)
+        k = rng.randrange(len(d["duke_pool"]))
+        d["dark_lord"], d["duke_pool"][k] = d["duke_pool"][k], d["dark_lord"]
+        d["duke_pool"] = sorted(d["duke_pool"])
     if orders:
         for name in ORDERLESS:
             rng.shuffle(d[name])

@@ -84,8 +84,10 @@ def at_table(rs, options: dict, game_no: int, players: int) -> list:
 
 
 GAMES = [(R, BOTH, served, 3, 2), (R, BOTH, at_table, 11, 3), (R, {"expansions": ["monster_events"]}, served, 7, 5),
-         (CS, {"variant": ["mixed_citizens"]}, served, 5, 4), (CS, {"variant": "mixed_citizens"}, at_table, 13, 2)]
-IDS = ["both-served-2", "both-table-3", "events-served-5", "seas-mixed-served-4", "seas-mixed-table-2"]
+         (CS, {"variant": ["mixed_citizens"]}, served, 5, 4), (CS, {"variant": "mixed_citizens"}, at_table, 13, 2),
+         (R, {"variant": ["solo", "mixed_citizens"]}, served, 9, 1)]       # VP-49: the Dark Lord too
+IDS = ["both-served-2", "both-table-3", "events-served-5", "seas-mixed-served-4", "seas-mixed-table-2",
+       "solo-mixed-served-1"]
 _PLAYED: dict = {}
 
 
@@ -136,7 +138,7 @@ def test_every_seat_is_answered_alike_whatever_it_cannot_see(k):
                 assert_same_for(rs, s, other, seat, probe, mode)
 
 
-@pytest.mark.parametrize("k", [0, 1, 3, 4], ids=[IDS[i] for i in (0, 1, 3, 4)])
+@pytest.mark.parametrize("k", [0, 1, 3, 4, 5], ids=[IDS[i] for i in (0, 1, 3, 4, 5)])
 def test_no_state_event_view_or_answer_names_a_citizen_not_in_sight(k):
     """VP-40: at every point of the game, the state, each event as anyone is shown it, each view
     (the arbiter's too), legal commands and table inputs name no Citizen that is not in sight, and
