@@ -72,7 +72,7 @@ def everything(game, seat: int | str, probes: list[dict], seeds: Seeds, most: in
         "view": view,
         "versions": [_answer(game.get(f"?version={v}", auth)) for v in (_spread(versions, most) if most else versions)],
         "events": game.all_events(auth),
-        "stream": _streamed(game, auth),
+        "stream": _streamed(game, auth, view["version"]),
         "long_poll": _answer(game.get("/events", auth, query_string={"after": view["version"], "wait": 0.05})),
         "legal_commands": _answer(game.get("/legal-commands", auth)),
         "export": _answer(export),
@@ -86,21 +86,27 @@ def everything(game, seat: int | str, probes: list[dict], seeds: Seeds, most: in
     return _normalised(seen, game.id)
 
 
-def _streamed(game, auth: dict) -> list:
+def _streamed(game, auth: dict, last_version: int) -> list:
     """A stream's status and messages (each message's id and entry), read as an EventSource
     reads one: the apps here end a stream after 0.2 s, so it is opened again with Last-Event-ID
-    until it brings nothing new (on a slow machine one stream may end before it has sent a long
-    log)."""
-    status, seen, last = None, [], None
-    while True:
+    until it has sent the game's last version (on a slow machine one stream may end before it
+    has sent a long log). A stream that is refused, or that twice in a row brings nothing new
+    before the last version, is returned as it stands: the comparison with the events then
+    fails, or the refusal is what is compared."""
+    status, seen, last, idle = None, [], None, 0
+    while idle < 2:
         response = game.get("/stream", {**auth, "Last-Event-ID": last} if last else auth)
         status = status or response.status_code
+        if response.status_code != 200:
+            break
         messages = [m for m in response.get_data(as_text=True).split("\n\n") if m.startswith("id: ")]
         new = [(m.split("\n")[0], json.loads(m.split("\ndata: ", 1)[1])) for m in messages]
-        if not new:
-            return [status, seen]
+        idle = 0 if new else idle + 1
         seen += new
-        last = new[-1][0].removeprefix("id: ")
+        last = new[-1][0].removeprefix("id: ") if new else last
+        if last == str(last_version):
+            break
+    return [status, seen]
 
 
 def _spread(versions: range, most: int = 12) -> list[int]:
