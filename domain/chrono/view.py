@@ -112,11 +112,16 @@ def redact(event: dict, viewer) -> dict:
 
 
 def redact_command(command: dict, actor: int, viewer) -> dict:
-    if _sees(viewer, actor):
+    """TM-3: what a table drew face down (`plans`, `artifacts`) is the host's report, shown to
+    no seat, not even the actor's: one seat's command can draw for another (a Phase 4 reward
+    deals Artifacts to every seat that earned one). Each seat reads its own draws in the
+    events. The actor's own choices are hidden from the other seats only (CP-2)."""
+    if viewer == ARBITER:
         return command
-    if command.get("type") == "select_plan":
-        return {"type": "select_plan"}
     hidden = {"plans", "artifacts"}
-    if command.get("type") == "do_step" and "artifact" in command:
-        hidden.add("artifact")
+    if not _sees(viewer, actor):
+        if command.get("type") == "select_plan":
+            return {"type": "select_plan"}
+        if command.get("type") == "do_step" and "artifact" in command:
+            hidden.add("artifact")
     return {k: v for k, v in command.items() if k not in hidden}

@@ -159,11 +159,17 @@ def redact(event: dict, viewer) -> dict:
 
 
 def redact_command(command: dict, actor: int, viewer) -> dict:
-    """What others may not see of a command: the cards the table drew or stole for it, the
-    card taken by Mutiny, the cards kept through Scurvy."""
-    if _sees(viewer, actor):
+    """What a seat may not see of a command. TM-3: the cards the table drew or stole for it
+    (`drawn`, `stolen`) are the host's report, shown to no seat, not even the actor's: one
+    seat's command can draw for another (a Treason accepted draws for the Pirate who played
+    it). Each seat reads what it drew or stole in the events. Others may not see the card
+    taken by Mutiny, nor the cards kept through Scurvy."""
+    if viewer == ARBITER:
         return command
-    hidden = {"drawn", "stolen", "cards"} if command.get("type") == "keep_cards" else {"drawn", "stolen"}
-    if command.get("type") == "take_card":
-        hidden.add("card")
+    hidden = {"drawn", "stolen"}
+    if not _sees(viewer, actor):
+        if command.get("type") == "keep_cards":
+            hidden.add("cards")
+        if command.get("type") == "take_card":
+            hidden.add("card")
     return {k: v for k, v in command.items() if k not in hidden}
