@@ -257,7 +257,7 @@ def deal_into(rng, pool, sizes: list[int]) -> list[list]:
 
 
 def printed_id(card: str) -> str:
-    """The printed card a copy id stands for: `fish#2` -> `fish`; an id with no copy number
+    """The printed card a copy id stands for: `fabrics#2` -> `fabrics`; an id with no copy number
     is its own."""
     return card.split("#", 1)[0]
 

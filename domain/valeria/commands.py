@@ -35,7 +35,7 @@ _REVEALED = ("table chance only: each card or token this command turns face up, 
              "a mixed stack's face-down Citizen, by its type [BR p.18] (Mixed Citizen Variant); a Monster Event "
              "turned up on an emptied Center stack [CS Monster Event Cards] (with the Monster Events); ")
 _REFILLS = ("each Goods token, Tome token and Noble card drawn to refill Araby, Nae Aerie and Amarynth after a Sail "
-            "[CS Sail] (copy ids such as 'fish#2'); ")
+            "[CS Sail] (copy ids such as 'fabrics#2'); ")
 _VICTORY = ("a Monster taken at random from another player's Victory stack [BR p.19] (a copy id of that seat's "
             "'victory'). The ids the host's view lists under 'nameable'; only the host token reports them (TM-1).")
 TABLE = {

@@ -193,12 +193,15 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
     legal = legal_commands(s, seat)
     for cmd in legal:
         if s.solo and cmd["type"] in SOLO_REVEALING:
-            out[cmd["type"]] = {"revealed": {"count": "each Domain turned face up by this command, in order (none when "
-                                                      "nothing face down is turned up)",
-                                             "from": "the face-down Domains: when a Domain is built, taken free or "
-                                                     "captured by the Dark Lord's Monsters in the Monsters Phase that "
-                                                     "follows the last action",
-                                             "description": SOLO_REVEALED}}
+            mixed = _mixed(s)   # VP-49: a mixed stack's next Citizen is turned up as a Domain is
+            out[cmd["type"]] = {"revealed": {"count": ("each Domain or mixed stack's Citizen" if mixed else "each Domain")
+                                             + " turned face up by this command, in order (none when nothing face down "
+                                               "is turned up)",
+                                             "from": "the face-down Domains"
+                                             + (" and the face-down Citizens of the mixed stacks (by type)" if mixed else "")
+                                             + ": when the card above is built, recruited, taken free or captured by the "
+                                               "Dark Lord's Monsters in the Monsters Phase that follows the last action",
+                                             "description": SOLO_REVEALED + (SOLO_MIXED if mixed else "")}}
         elif cmd["type"] == "roll_dice":
             out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice", "one_of": [1, 2, 3, 4, 5, 6],
                                          "description": ROLLED}}
@@ -307,6 +310,8 @@ ROLLED = "The two dice rolled, each 1 to 6 [BR p.7 Roll Phase]; the rolling seat
 SOLO_REVEALED = ("Each face-down Domain turned face up by this command, in order: a Domain built or taken [BR p.10 "
                  "Build a Domain], or one under a Domain the Dark Lord's Monsters capture in the Monsters Phase that "
                  "follows [BR p.17]. Ids of nameable.domains in the host's view; only the host token reports them (TM-1).")
+SOLO_MIXED = (" With the Mixed Citizen Variant, also each face-down Citizen of a mixed stack turned up when the one above "
+              "it is recruited or captured [BR p.18, p.17], by its type: one of nameable.<stack> (VP-40, VP-49).")
 
 
 def revealed_description(s: ValeriaState) -> str:
@@ -322,7 +327,7 @@ def revealed_description(s: ValeriaState) -> str:
     if s.cs:
         kinds.append("each Goods token, Tome token and Noble card drawn to refill Araby, Nae Aerie and Amarynth "
                      "after a Sail [CS Sail] (nameable.goods_supply, nameable.tome_supply, nameable.noble_deck: "
-                     "copy ids such as 'fish#2')")
+                     "copy ids such as 'fabrics#2')")
     kinds.append("a Monster taken at random from another player's Victory stack [BR p.19] (a copy id of that "
                  "seat's 'victory')")
     return ("Each card or token this command turns face up, in the order turned: " + "; ".join(kinds)

@@ -47,6 +47,8 @@ class Draft(kit.Draft):
         super().__init__(state, chance, evolve)
         self.revealed = command.get("revealed")
         self.used = 0
+        self.dice_sent = "dice" in command   # a table's roll: only roll_dice rolls (VP-50)
+        self.rolled = False
 
     def reveal(self, pool: list | None = None, where: str = "a face-down Domain: one of nameable.domains",
                more: int = 0) -> str:
@@ -84,6 +86,10 @@ def _after(d: Draft) -> None:
             d.chance.require_host("revealed")   # TM-1: a seat is refused alike, whatever it turned up
         raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                        f"'revealed' lists more than this command turned face up ({d.used}).")
+    if d.chance.mode == "table" and d.dice_sent and not d.rolled:
+        raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                       "'dice' is sent only with roll_dice, the command that rolls them; this command rolls "
+                       "nothing. Dice changed by a Domain are changed with change_die.", ruling="VP-50")
 
 
 WORDS = {"keep_duke": "keep a Duke", "roll_dice": "roll the dice", "change_die": "change a die",
@@ -214,6 +220,7 @@ def _start_turn(d: Draft, seat: int, turn: int) -> None:
 
 def roll_dice(d: Draft, seat: int, cmd: dict) -> None:
     dice = d.chance.roll(2, [1, 2, 3, 4, 5, 6], cmd.get("dice"), "dice")  # [BR p.7] roll the 2 dice
+    d.rolled = True
     d.emit("DiceRolled", seat=seat, dice=dice)
     _on_doubles(d)
 

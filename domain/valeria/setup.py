@@ -17,7 +17,7 @@ from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
-RULESET_VERSION = "1.1.0"
+RULESET_VERSION = "1.2.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
@@ -68,7 +68,7 @@ OPTIONS_SCHEMA = {
                     "default": "standard",
                     "description": "'standard', 'solo' (1 player against the Dark Lord [BR p.16-18], VP-19 to VP-27), "
                                    "'mixed_citizens' (the Mixed Citizen Variant [BR p.18], VP-40), or a list of distinct "
-                                   "names among those two (not both yet)"},
+                                   "names among those two: ['solo', 'mixed_citizens'] plays both (VP-49)"},
     },
 }
 

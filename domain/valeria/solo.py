@@ -76,7 +76,7 @@ def targets(s: ValeriaState, attack: dict) -> list[tuple[dict, tuple]]:
             return [({}, ("idle", col["monster"], attack["value"], None))]
         return _column(s, attack["value"], col, {})
     out = []
-    for k, col in enumerate(cols, start=1):  # [BR p.17] a 6: 'a Monster stack of your choice', not an Exhausted one
+    for k, col in enumerate(cols, start=1):  # [BR p.17] a 6: a stack of your choice, not Exhausted (VP-51)
         if s.top(col["monster"]) is not None:
             out += _column(s, k, col, {"stack": col["monster"]})
     return out or [({}, ("idle", None, None, None))]

@@ -103,7 +103,7 @@ def pools(s: ValeriaState) -> dict:
     the Dukes nobody holds, never turned up in play (nothing names them). With Crimson Seas the
     Goods and Tome supplies and the Noble deck; with the Monster Events, `monster_events`: those
     face down on the Exhausted stack and those boxed, one pool (VP-1). Goods and Tomes are
-    copies (`fish#2`): counted by type, each copy still in the supply `nameable`.
+    copies (`fabrics#2`): counted by type, each copy still in the supply `nameable`.
     A mixed stack's face-down Citizens [BR p.18] are no pool: which Citizens lie there is
     nobody's, the arbiter's included (VP-40), so they are not listed. 'revealed' names the one
     turned up by its type, which stands for its lowest copy not in sight: `nameable` under the

@@ -241,6 +241,23 @@ def test_a_six_activates_a_stack_of_your_choice_never_an_exhausted_one():
     assert of(events, "MonsterActivated")[0]["column"] == 4 and of(events, "CardCaptured")[0]["stack"] == "archer"
 
 
+def test_a_double_six_names_a_stack_for_each_die_the_same_or_another():
+    """VP-51: [BR p.17] 'In the case of 6, a Monster stack of your choice is activated', for each
+    die: 6-6 is two choices, not one stack twice."""
+    t = SoloTable()
+    t.to_actions(6, 6)
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    t.do(0, {"type": "gain_resource", "resource": "gold"})
+    first = [c for c in t.legal() if c["die"] == 0]
+    assert {c["stack"] for c in first} == {"hills", "ruins", "forest", "valley", "mountains"}
+    t.do(0, next(c for c in first if c["stack"] == "ruins"))
+    second = t.legal()
+    assert {c["die"] for c in second} == {1}
+    assert {c["stack"] for c in second} == {"hills", "ruins", "forest", "valley", "mountains"}
+    events = t.do(0, next(c for c in second if c["stack"] == "forest"))
+    assert [e["column"] for e in of(events, "MonsterActivated")] == [3]
+
+
 def test_a_six_in_a_column_with_two_citizen_stacks_names_both():
     """VP-22: the stack a 6 activates and the Citizen stack it takes from, in one command."""
     t = SoloTable().empty("hills", "ruins", "forest", "valley")
