@@ -363,9 +363,9 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
         areas = _areas(content, opts, problems)
         problems += _preselected_problems(cs, opts, content, n)
     t = table_setup or {}
-    _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts))
+    late = _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts))
     if problems:
-        raise InvalidCreation(problems)
+        raise InvalidCreation(problems + late)
     center = _center(content, cs, n, types, areas, mixed)
     table = kit.dealing(chance)  # every wrong report of the table at once
     try:
@@ -376,9 +376,9 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
         islands = [_islands(content, n, table, t)] if cs else \
             [{"type": "MonsterEventsSetOut", **_events(content["monster_events"], n)}] if events_only else []
     except Rejected as r:  # a wrong report met earlier may be its cause: that one is listed
-        raise InvalidCreation([kit.report_problem(x) for x in kit.refused_reports(table)] or [r.detail]) from None
-    if kit.refused_reports(table):
-        raise InvalidCreation([kit.report_problem(r) for r in kit.refused_reports(table)])
+        raise InvalidCreation(_with_late(late, table) or [r.detail]) from None
+    if late or kit.refused_reports(table):
+        raise InvalidCreation(_with_late(late, table))
     return _setup_events(cs, players, opts, content, chance, center, dealt, islands)
 
 
@@ -505,33 +505,46 @@ def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str]) ->
 
 
 def _check_table_setup(cs: bool, mixed: bool, chance, table_setup: dict | None, n: int, problems: list,
-                       solo: bool = False) -> None:
-    """A table setup only at a table, and there in its form; its Dukes and first player are looked
-    at only when nothing else is wrong. Adds to problems."""
+                       solo: bool = False) -> list[str]:
+    """A table setup only at a table, and there in its form. Adds to problems what stops the deal;
+    returns what the deal can go on past (the number of Dukes, the first player, the Dark Lord),
+    looked at once the setup's form is right, so that one refusal lists them with every wrong
+    card the deal then meets (docs/api.md: a 422 lists everything wrong)."""
+    late: list[str] = []
     if chance.mode == "table":
         if table_setup is None:
             problems.append("setup: a table-chance game needs the Domains turned up, the Dukes dealt and the first player, "
                             "in 'setup'" + (", and the Citizen dealt face up on each stack, in 'citizens'" if mixed else ""))
-            return
-        problems += _schema_problems(_cs_table_validator if cs else _table_validator, table_setup, "setup")
+            return late
+        form = _schema_problems(_cs_table_validator if cs else _table_validator, table_setup, "setup")
+        problems += form
         if mixed and "citizens" not in table_setup:
             problems.append("setup.citizens: 'then deal 1 Citizen face up on top of the stack': name the Citizen face up on "
                             "each stack, for Activation 1 to 8, 9/10 and 11/12 [BR p.18]")
-        if not mixed and "citizens" in table_setup:
-            problems.append("setup.citizens: only the Mixed Citizen Variant deals Citizens face up at setup [BR p.18]")
-        if not problems and len(table_setup["dukes"]) != n:
-            problems.append(f"setup.dukes: two Dukes for each of the {n} seats")
-        if not problems and not table_setup["first_player"] < n:
-            problems.append(f"setup.first_player: there is no seat {table_setup['first_player']}")
+        if not mixed and "citizens" in table_setup:   # the deal reads them only in that variant
+            late.append("setup.citizens: only the Mixed Citizen Variant deals Citizens face up at setup [BR p.18]")
+        if not form and len(table_setup["dukes"]) != n:
+            problems.append(f"setup.dukes: two Dukes for each of the {n} seats")   # the deal needs their number
+        if not form and not table_setup["first_player"] < n:
+            late.append(f"setup.first_player: there is no seat {table_setup['first_player']}")
         if solo and "dark_lord" not in table_setup:
             problems.append("setup.dark_lord: a solo game at a table needs the Duke placed face down as the Dark Lord "
                             "[BR p.16] (VP-19)")
-        if solo and not problems and table_setup["dark_lord"] in [d for pair in table_setup["dukes"] for d in pair]:
-            problems.append("setup.dark_lord: the Dark Lord is one of the Dukes not dealt to you [BR p.5, p.16] (VP-19)")
-        if not solo and "dark_lord" in table_setup:
-            problems.append("setup.dark_lord: only the solo variant has a Dark Lord [BR p.16]")
+        if solo and not form and table_setup.get("dark_lord") in [d for pair in table_setup["dukes"] for d in pair]:
+            late.append("setup.dark_lord: the Dark Lord is one of the Dukes not dealt to you [BR p.5, p.16] (VP-19)")
+        if not solo and "dark_lord" in table_setup:   # the deal reads it only in that variant
+            late.append("setup.dark_lord: only the solo variant has a Dark Lord [BR p.16]")
     elif table_setup is not None:
         problems.append("setup: only a table-chance game says how the table was set up")
+    return late
+
+
+def _with_late(late: list[str], table) -> list[str]:
+    """The deal's wrong reports, with the checks made before it in their place: a field already
+    named there (the first player, the Dark Lord) is not named twice."""
+    named = {p.split(":", 1)[0] for p in late}
+    reports = [kit.report_problem(r) for r in kit.refused_reports(table)]
+    return late + [p for p in reports if p.split(":", 1)[0] not in named]
 
 
 def _center(content: dict, cs: bool, n: int, types: list[str], areas: list[str], mixed: bool) -> dict:
@@ -595,7 +608,8 @@ def _mixed_tops(center: dict, content: dict, chance, t: dict) -> None:
         slot = [int(x) for x in stack.removeprefix(MIXED).split("_")]
         pool = sorted(f"{c['id']}#{k}" for c in content["citizens"] if c["activation"] == slot
                       for k in range(1, c["copies"] + 1))
-        pile.append(pick_citizen(chance, pool, None if told is None else told[i], "setup.citizens"))
+        # named by its place in the list, so that a refusal says which stack's Citizen is wrong
+        pile.append(pick_citizen(chance, pool, None if told is None else told[i], f"setup.citizens.{i}"))
 
 
 def _deal(content: dict, opts: dict, n: int, chance, t: dict) -> dict:

@@ -20,6 +20,31 @@ def test_valeria_lists_a_wrong_domain_and_wrong_dukes_together():
     assert "no-such-domain" in refused.value.problems[0]
 
 
+DOMAINS = ["granary", "barracks", "chapel", "keep", "foxgrove"]
+DUKES = [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"], ["duke_eda", "duke_fenn"]]
+TOPS = ["cleric", "merchant", "mercenary", "archer", "peasant", "knight", "thief", "champion", "rogue", "miner"]
+
+
+@pytest.mark.parametrize("players, options, setup, fields", [
+    (3, None, {"domains": DOMAINS[:4] + ["nope"], "dukes": DUKES[:2] + [["duke_eda", "duke_zz"]], "first_player": 3},
+     ["setup.first_player", "setup.domains", "setup.dukes"]),
+    (1, {"variant": "solo"}, {"domains": ["nope"] + DOMAINS[1:], "dukes": DUKES[:1], "first_player": 0,
+                              "dark_lord": "duke_ash"}, ["setup.dark_lord", "setup.domains"]),
+    (2, None, {"domains": ["nope"] + DOMAINS[1:], "dukes": DUKES[:2], "first_player": 0, "dark_lord": "duke_eda",
+               "citizens": TOPS}, ["setup.citizens", "setup.dark_lord", "setup.domains"]),
+    (2, {"variant": "mixed_citizens"}, {"domains": DOMAINS, "dukes": DUKES[:2], "first_player": 1,
+                                        "citizens": TOPS[:2] + ["monk"] + TOPS[3:5] + ["monk"] + TOPS[6:]},
+     ["setup.citizens.2", "setup.citizens.5"]),
+], ids=["first-player-domain-duke", "solo-dark-lord-dealt", "parts-of-other-variants", "mixed-stacks-by-place"])
+def test_valeria_lists_what_the_deal_can_go_on_past_with_every_wrong_card(players, options, setup, fields):
+    """docs/api.md: a 422 lists everything wrong. The first player, a Dark Lord among the Dukes dealt
+    and parts of a variant not played do not stop the deal, so the wrong cards it meets are listed
+    with them; each Citizen of a mixed stack is named by its place in the list."""
+    with pytest.raises(InvalidCreation) as refused:
+        VALERIA.setup(["Ann", "Bo", "Cy"][:players], options, None, TableChance("host"), setup)
+    assert [cause(p)["field"] for p in refused.value.problems] == fields, refused.value.problems
+
+
 def test_a_dealing_answers_for_a_refused_report_and_remembers_it():
     dealing = kit.dealing(TableChance("host"))
     assert dealing.mode == "table"
