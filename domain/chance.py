@@ -129,7 +129,7 @@ class TableChance:
         if (not isinstance(supplied, list) or len(supplied) != count
                 or not all(type(f) is type(allowed[0]) and f in allowed for f in supplied)):
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                           f"'{field}' must list exactly {count} faces, each one of "
+                           f"'{field}' must list exactly {count} face{'' if count == 1 else 's'}, each one of "
                            f"{', '.join(map(str, sorted(allowed)))}.")
         return list(supplied)
 

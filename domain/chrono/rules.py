@@ -14,6 +14,7 @@ move), then the handler. Sections are kit.Section.
 """
 from __future__ import annotations
 
+import json
 from typing import cast
 
 from .. import kit
@@ -322,12 +323,15 @@ def _plan_pending(s: ChronoState) -> None:
 def play_artifact(d: Draft, seat: int, command: dict) -> None:
     """[Phase 3] Play exactly one Artifact during your turn, before or after the plan."""
     s = d.s
-    if s.turn["artifact"] or s.options["artifacts_per_turn"] == 0:
-        raise Rejected("ONE_ARTIFACT_PER_TURN", P3, "You may play exactly one Artifact card during each of your turns.",
-                       ruling="CA-21")
+    if s.options["artifacts_per_turn"] == 0:
+        raise Rejected("NO_ARTIFACTS_PLAYED", P3, "This game is played with the house rule artifacts_per_turn: 0: no "
+                       "Artifact card is played during a turn.", ruling="CA-21")
     card = command.get("artifact")
     if card not in s.seats[seat].artifacts:
         raise Rejected("NOT_IN_HAND", P3, "Play an Artifact card from your hand.")
+    if s.turn["artifact"]:
+        raise Rejected("ONE_ARTIFACT_PER_TURN", P3, "You may play exactly one Artifact card during each of your turns.",
+                       ruling="CA-21")
     timing = "before" if s.turn["plan"] == "pending" else "after"
     d.emit("ArtifactPlayed", seat=seat, artifact=card, name=s.artifacts[card]["name"], timing=timing)
     s.frames.append(fx.new_frame(s, [s.artifacts[card]["effect"]], seat, optional=True))
@@ -353,7 +357,9 @@ def do_step(d: Draft, seat: int, command: dict) -> None:
             raise Rejected("NOTHING_TO_CHOOSE", effect_rule(s),
                            "This step has nothing to choose: send do_step alone, or skip_step.")
     elif params not in opts:
-        raise Rejected("NOT_A_WAY", effect_rule(s), f"That is not a legal way to carry out this step ({describe(n)}).")
+        shown = ", ".join(json.dumps(o, sort_keys=True) for o in opts[:6]) + (", ..." if len(opts) > 6 else "")
+        raise Rejected("NOT_A_WAY", effect_rule(s), f"That is not a legal way to carry out this step: {step_words(n)}. "
+                       f"The ways open now (do_step with one of them; legal-commands lists them all): {shown}.")
     fx.do_step(d, params)
 
 
@@ -372,6 +378,24 @@ def describe(n: dict) -> str:
     if "op" in n:
         return n["op"]
     return next(k for k in fx.CONTROL if k in n)
+
+
+# What a step asks of the player, in a refusal's words (the effect language's names are content's)
+STEP_WORDS = {
+    "choice": "choose one of the card's options ('option')",
+    "bind": "name one of what the card lets you pick ('value')",
+    "move": "move one pirate one step ('owner', 'kind', 'from', 'to'), to a space the card allows",
+    "moveAll": "move every pirate the card names together, from one space to a space next to it ('from', 'to')",
+    "kill": "name the pirate placed out in the water ('owner', 'kind', 'at')",
+    "loseToStorm": "name the pirate lost to the storm ('owner', 'kind', 'at')",
+    "lose": "name the Artifact card you discard ('artifact')",
+    "advanceCube": "name the track whose cube advances ('track')",
+    "rearrangePlans": "move a Plan card on your mat to another time ('from', 'to')",
+}
+
+
+def step_words(n: dict) -> str:
+    return STEP_WORDS.get(describe(n), f"the step '{describe(n)}'")
 
 
 # -- Phase 5 ----------------------------------------------------------------------------------

@@ -296,7 +296,7 @@ def lock_dice(d: Draft, seat: int, command: dict) -> None:
         _captain(s, seat, "REO", "change Maps into Silver faces")
         if dice.count("MAP") < maps:
             raise Rejected("NOT_ENOUGH_MAPS", captain_rule("REO"),
-                           f"You have only {dice.count('MAP')} Map faces to change.")
+                           f"You have only {map_faces(dice.count('MAP'))} to change.")
         left = maps
         for i, f in enumerate(dice):
             if f == "MAP" and left:
@@ -482,6 +482,11 @@ def _walk(s: CorsairsState, start: str, steps: list, allow_back: bool, section: 
     return path
 
 
+def map_faces(n: int) -> str:
+    """'1 Map', '3 Maps': a count of Map faces in a player's words."""
+    return f"{n} Map" + ("" if n == 1 else "s")
+
+
 def move_ship(d: Draft, seat: int, command: dict) -> None:
     """[Move Your Ship] each Map moves your ship 1 space toward Skull Island; 5 Maps: each
     step forward or backward as you wish. Hazards act where the movement ends.
@@ -494,7 +499,7 @@ def move_ship(d: Draft, seat: int, command: dict) -> None:
     p = s.players[seat]
     start = p.position
     if len(steps) > n:  # [Move Your Ship] "For each Map, move your Ship 1 space"
-        raise Rejected("WRONG_NUMBER_OF_STEPS", MOVE, f"You have {n} Maps: at most one step for each of them.")
+        raise Rejected("WRONG_NUMBER_OF_STEPS", MOVE, f"You have {map_faces(n)}: at most one step for each.")
     path = _walk(s, start, steps, allow_back=(n == 5), section=MOVE)
     reached = bool(path) and path[-1][0] == SKULL
     expected = len(steps) if reached else n   # [Reaching Skull Island] the other Maps are ignored
@@ -502,7 +507,7 @@ def move_ship(d: Draft, seat: int, command: dict) -> None:
         expected = 0
     if len(steps) != expected:
         raise Rejected("WRONG_NUMBER_OF_STEPS", MOVE,
-                       f"You have {n} Maps: send one step for each of them." if start != SKULL else
+                       f"You have {map_faces(n)}: send one step for each." if start != SKULL else
                        "Your ship is on Skull Island: all Maps are ignored, send no steps.")
     d.emit("DiceExecuted", seat=seat, symbol="map", faces=n)
     for to, direction in path:

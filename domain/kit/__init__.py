@@ -160,6 +160,11 @@ def error_message(err: jsonschema.ValidationError) -> str:
     if err.validator in _TOO_BIG:
         return f"is too long: at most {err.validator_value} {_TOO_BIG[err.validator]}"
     message = err.message
+    if err.instance is None or isinstance(err.instance, bool):
+        # jsonschema writes the value as Python does (True, None): a JSON client sent true, null
+        spelled = repr(err.instance)
+        if message.startswith(spelled):
+            message = json.dumps(err.instance) + message[len(spelled):]
     return message if len(message) <= 300 else message[:300] + "..."
 
 

@@ -131,3 +131,13 @@ def test_the_validators_kept_are_bounded(monkeypatch):
     for schema in schemas:
         assert adjudication.schema_problems(schema, {str(schemas.index(schema)): 1}, "x") == []
         assert len(adjudication._VALIDATORS) <= 3
+
+
+def test_a_schema_refusal_spells_true_false_and_null_as_json_does():
+    """A client sent JSON: the refusal says true, false and null, not Python's True, False and None."""
+    from domain.adjudication import schema_problems
+    schema = {"type": "object", "properties": {"position": {"type": "integer"}, "keep": {"enum": [1, 2]}}}
+    assert schema_problems(schema, {"position": True}, "command") == ["command/position: true is not of type 'integer'"]
+    assert schema_problems(schema, {"position": None}, "command") == ["command/position: null is not of type 'integer'"]
+    assert schema_problems(schema, {"keep": False}, "command") == ["command/keep: false is not one of [1, 2]"]
+    assert schema_problems(schema, {"position": "x"}, "command") == ["command/position: 'x' is not of type 'integer'"]

@@ -178,6 +178,7 @@ def test_one_artifact_before_the_plan_and_then_no_other():
     # then it may not play the other, before or after
     assert {"type": "play_artifact", "artifact": "AR16"} not in R.legal_commands(t.state, 0)
     t.rejects(0, {"type": "play_artifact", "artifact": "AR16"}, "ONE_ARTIFACT_PER_TURN")
+    t.rejects(0, {"type": "play_artifact", "artifact": "AR99"}, "NOT_IN_HAND")   # no card: not the per-turn limit
     t.do(0, {"type": "forgo_plan"})
     assert t.state.turn["seat"] == 1          # the turn ended by itself
     assert t.state.decks["artifact"]["bottom"] == ["AR15"]      # "discard ... to the bottom of the Artifact deck"
@@ -211,7 +212,9 @@ def test_all_opposing_pirates_are_pushed_or_none():
     legal = R.legal_commands(t.state, 0)
     assert {"type": "skip_step"} in legal
     assert all(set(c) in ({"type"}, {"type", "from", "to"}) for c in legal)
-    t.rejects(0, {"type": "do_step", "owner": 1, "kind": "crew", "from": "E4", "to": "E3"}, "NOT_A_WAY")
+    refusal = t.rejects(0, {"type": "do_step", "owner": 1, "kind": "crew", "from": "E4", "to": "E3"}, "NOT_A_WAY")
+    assert "move every pirate the card names together" in refusal.detail and "moveAll" not in refusal.detail
+    assert '{"from": "E4", "to": "E5"}' in refusal.detail    # the ways open, as do_step takes them
     # when seat 0 pushes them to E5
     t.do(0, {"type": "do_step", "from": "E4", "to": "E5", "event_tokens": ["SR1"]})   # E5: a Sunrise back (Quiet)
     # then every one of them went
@@ -411,3 +414,14 @@ def test_final_scoring_converts_doubloons_two_for_one_rounding_down_and_reveals_
     assert (row["gems"], row["from_doubloons"], row["from_artifacts"], row["total"]) == (1, 2, 3, 6)
     ended = next(e for e in t.events if e["type"] == "GameEnded")
     assert R.redact(ended, 1)["standings"][0]["artifacts"] == ["AR03", "AR11"]
+
+
+def test_with_no_artifacts_played_the_refusal_names_the_house_rule():
+    """CA-21 `artifacts_per_turn: 0`: an Artifact in hand is refused for the house rule, not as a
+    second Artifact of the turn."""
+    t = Table(options={"artifacts_per_turn": 0})
+    stable_round(t)
+    t.seat(0).artifacts = ["AR15"]
+    refusal = t.rejects(0, {"type": "play_artifact", "artifact": "AR15"}, "NO_ARTIFACTS_PLAYED")
+    assert "artifacts_per_turn: 0" in refusal.detail and refusal.ruling == "CA-21"
+    assert not [c for c in R.legal_commands(t.state, 0) if c["type"] == "play_artifact"]
