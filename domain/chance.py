@@ -21,6 +21,7 @@ table   The client reports what was rolled or drawn at a physical table, in the 
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -126,11 +127,15 @@ class TableChance:
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
                            f"This game is played at a table: send the {count} faces rolled in '{field}'.")
         allowed = list(dict.fromkeys(faces))
-        if (not isinstance(supplied, list) or len(supplied) != count
-                or not all(type(f) is type(allowed[0]) and f in allowed for f in supplied)):
+        one_of = ", ".join(map(str, sorted(allowed)))
+        if not isinstance(supplied, list) or len(supplied) != count:
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                           f"'{field}' must list exactly {count} face{'' if count == 1 else 's'}, each one of "
-                           f"{', '.join(map(str, sorted(allowed)))}.")
+                           f"'{field}' must list exactly {count} face{'' if count == 1 else 's'}, each one of {one_of}.")
+        for k, f in enumerate(supplied):
+            if not (type(f) is type(allowed[0]) and f in allowed):   # 2.0 is not the face 2 (nor True the face 1)
+                shown = json.dumps(f) if isinstance(f, (int, float, str, bool)) or f is None else "that value"
+                raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                               f"'{field}' item {k + 1}: {shown[:40]} is not a face of the die; each is one of {one_of}.")
         return list(supplied)
 
     def pick(self, items: Sequence[Any], count: int, supplied: Any, field: str, where: str = "") -> list[Any]:

@@ -105,13 +105,16 @@ def _told(ruleset, state, seat: int, command: dict, rng: random.Random) -> dict 
                 return None
             field = named.group(1)
             faces = re.search(r"send the (\d+) faces rolled", refused.detail)
-            allowed = re.search(r"exactly (\d+) faces, each one of (.+)\.$", refused.detail)
+            allowed = re.search(r"exactly (\d+) faces?, each one of (.+)\.$", refused.detail)
+            not_a_face = re.search(r"is not a face of the die; each is one of (.+)\.$", refused.detail)
             if faces:  # dice: ask which faces there are, then roll them
                 sent[field] = [None] * int(faces.group(1))
                 continue
-            if allowed:
-                options = [int(f) if f.isdigit() else f for f in allowed.group(2).split(", ")]
-                sent[field] = [rng.choice(options) for _ in range(int(allowed.group(1)))]
+            if allowed or not_a_face:
+                listed = allowed.group(2) if allowed else not_a_face.group(1)
+                count = int(allowed.group(1)) if allowed else len(sent[field])
+                options = [int(f) if f.isdigit() else f for f in listed.split(", ")]
+                sent[field] = [rng.choice(options) for _ in range(count)]
                 continue
             fewer = re.search(r"more than this command (?:took|turned face up) \((\d+)\)", refused.detail)
             if fewer:

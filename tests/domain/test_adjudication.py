@@ -141,3 +141,20 @@ def test_a_schema_refusal_spells_true_false_and_null_as_json_does():
     assert schema_problems(schema, {"position": None}, "command") == ["command/position: null is not of type 'integer'"]
     assert schema_problems(schema, {"keep": False}, "command") == ["command/keep: false is not one of [1, 2]"]
     assert schema_problems(schema, {"position": "x"}, "command") == ["command/position: 'x' is not of type 'integer'"]
+
+
+def test_a_table_roll_names_the_item_that_is_not_a_face():
+    """A JSON 2.0 is a number the schema takes as an integer, but no die shows it: the refusal
+    names that item, not the count (which was right)."""
+    table = TableChance("seat")
+    with pytest.raises(Rejected) as refused:
+        table.roll(5, [1, 2, 3, 4, 5, 6], [1, 2.0, 3, 4, 5], "values")
+    assert refused.value.code == "TABLE_OUTCOME_INVALID"
+    assert refused.value.detail == "'values' item 2: 2.0 is not a face of the die; each is one of 1, 2, 3, 4, 5, 6."
+    with pytest.raises(Rejected) as refused:
+        table.roll(2, ["guile", "martial"], ["martial", "cooking"], "rolls.skills")
+    assert refused.value.detail.startswith("'rolls.skills' item 2: \"cooking\" is not a face of the die")
+    with pytest.raises(Rejected) as refused:
+        table.roll(1, [1, 2, 3], [1, 2], "faces")
+    assert refused.value.detail == "'faces' must list exactly 1 face, each one of 1, 2, 3."
+    assert table.roll(2, [1, 2, 3], [3, 1], "faces") == [3, 1]

@@ -57,7 +57,7 @@ def test_a_dealing_answers_for_a_refused_report_and_remembers_it():
     lines = [kit.report_problem(r) for r in refused]
     assert [cause(line)["field"] for line in lines] == ["setup.cards", "setup.order", "setup.dice"]
     assert lines[0] == "setup.cards: 'zz' cannot have been drawn from there."
-    assert lines[2].startswith("setup.dice: must list exactly 2 faces")
+    assert lines[2] == "setup.dice: item 1: \"7\" is not a face of the die; each is one of 1, 2."
 
 
 def test_server_chance_is_left_as_it_is():
