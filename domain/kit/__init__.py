@@ -155,13 +155,21 @@ def content_size_problems(content, where: str = "content") -> list[str]:
     return out
 
 
+def _python_literal(value) -> bool:
+    return value is None or isinstance(value, bool)
+
+
 def error_message(err: jsonschema.ValidationError) -> str:
     """A schema error in words that never echo a long value back (a refusal stays small)."""
     if err.validator in _TOO_BIG:
         return f"is too long: at most {err.validator_value} {_TOO_BIG[err.validator]}"
     message = err.message
-    if err.instance is None or isinstance(err.instance, bool):
-        # jsonschema writes the value as Python does (True, None): a JSON client sent true, null
+    # jsonschema writes values as Python does (True, None): a JSON client sent true, null
+    if err.validator == "const" and _python_literal(err.validator_value):
+        message = f"{json.dumps(err.validator_value)} was expected"
+    if err.validator == "enum" and any(_python_literal(v) for v in err.validator_value):
+        message = message.replace(repr(err.validator_value), json.dumps(err.validator_value))
+    if _python_literal(err.instance):
         spelled = repr(err.instance)
         if message.startswith(spelled):
             message = json.dumps(err.instance) + message[len(spelled):]

@@ -96,9 +96,12 @@ def redact(event: dict, viewer) -> dict:
 
 
 def redact_command(command: dict, actor: int, viewer) -> dict:
-    if _sees(viewer, actor):
+    """The sealed league is its chooser's until revealed; the coins the table drew from a bag
+    (`coins`) are the host's report, in no seat's copy of the command, the actor's included
+    (TM-3): each seat reads its own draws in the events."""
+    if viewer == ARBITER:
         return command
-    if command.get("type") == "choose_league":
+    if command.get("type") == "choose_league" and not _sees(viewer, actor):
         return {"type": "choose_league"}
     if command.get("type") in ("press_gang", "recruit"):
         return {k: v for k, v in command.items() if k != "coins"}

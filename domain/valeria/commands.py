@@ -40,8 +40,9 @@ _VICTORY = ("a Monster taken at random from another player's Victory stack [BR p
             "'victory'). The ids the host's view lists under 'nameable'; only the host token reports them (TM-1).")
 TABLE = {
     "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 2, "maxItems": 2,
-             "description": "table chance only: the two dice rolled, each 1 to 6 [BR p.7 Roll Phase]; the rolling "
-                            "seat reports them"},
+             "description": "table chance only, and only with roll_dice (any other command is refused with it, "
+                            "VP-50): the two dice rolled, each 1 to 6 [BR p.7 Roll Phase]; the rolling seat reports "
+                            "them"},
     "revealed": {"type": "array", "items": ID, "maxItems": 10, "description": _REVEALED + _VICTORY},
 }
 CS_REVEALED = {**TABLE["revealed"], "description": _REVEALED + _REFILLS + _VICTORY}

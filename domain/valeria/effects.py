@@ -47,8 +47,8 @@ ISLANDS = {"goods": "araby", "tome": "nae_aerie", "noble": "amarynth"}
 
 def count(s, seat: int, counter: dict, self_card: str | None = None, all_up: bool = False) -> int:
     """[BR p.14] a power naming a role counts Citizen cards with that icon; names, card types and
-    areas count cards in the tableau and Victory stack. A Starter counts only by its name (VA-B1,
-    VP-52): it has no Role icon and is a card type of its own [BR p.6]."""
+    areas count cards in the tableau and Victory stack. A Starter counts as a Citizen, by its name
+    too (VA-B1, VP-52), but never for a role: it has no Role icon."""
     (kind, spec), = counter.items()
     me = s.seats[seat]
     if kind == "citizens":
@@ -61,8 +61,8 @@ def count(s, seat: int, counter: dict, self_card: str | None = None, all_up: boo
                 continue
             if "name" in spec and card["name"] != spec["name"]:
                 continue
-            if card["kind"] == "starter" and "name" not in spec:
-                continue  # [BR p.14] Starters have no Role icons; [BR p.6] nor are they Citizens but by name (VP-52)
+            if "role" in spec and card["kind"] == "starter":
+                continue  # [BR p.14] Starters have no Role icons; otherwise they count as Citizens (VP-52)
             n += 1
         return n
     if kind == "monsters":

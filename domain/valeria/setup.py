@@ -376,7 +376,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
         islands = [_islands(content, n, table, t)] if cs else \
             [{"type": "MonsterEventsSetOut", **_events(content["monster_events"], n)}] if events_only else []
     except Rejected as r:  # a wrong report met earlier may be its cause: that one is listed
-        raise InvalidCreation(_with_late(late, table) or [r.detail]) from None
+        raise InvalidCreation(_with_late(late, table) + ([] if kit.refused_reports(table) else [r.detail])) from None
     if late or kit.refused_reports(table):
         raise InvalidCreation(_with_late(late, table))
     return _setup_events(cs, players, opts, content, chance, center, dealt, islands)

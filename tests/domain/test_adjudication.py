@@ -141,6 +141,9 @@ def test_a_schema_refusal_spells_true_false_and_null_as_json_does():
     assert schema_problems(schema, {"position": None}, "command") == ["command/position: null is not of type 'integer'"]
     assert schema_problems(schema, {"keep": False}, "command") == ["command/keep: false is not one of [1, 2]"]
     assert schema_problems(schema, {"position": "x"}, "command") == ["command/position: 'x' is not of type 'integer'"]
+    flags = {"type": "object", "properties": {"to_bag": {"const": True}, "mode": {"enum": [1, None]}}}
+    assert schema_problems(flags, {"to_bag": False}, "command") == ["command/to_bag: true was expected"]
+    assert schema_problems(flags, {"mode": 2}, "command") == ["command/mode: 2 is not one of [1, null]"]
 
 
 def test_a_table_roll_names_the_item_that_is_not_a_face():

@@ -1,5 +1,6 @@
-"""VP-52: "per Citizen" counts Citizen cards, not the Starters; a count by name counts a Starter
-of that name (VA-B1), a count by role never does (Starters have no Role icons)."""
+"""VP-52: "per Citizen" counts the Starters with the Citizens (as VA-6 counts a Starter's
+activation, and [BR p.9] a Starter Peasant as a copy of the Peasant); a count by role never
+counts them (Starters have no Role icons, [BR p.14])."""
 from __future__ import annotations
 
 from domain.chance import ServerChance
@@ -17,24 +18,25 @@ def _start(rs, players: int = 2):
     return s
 
 
-def test_a_starting_tableau_holds_no_citizen_but_a_starter_counts_by_its_name():
+def test_a_starting_tableau_counts_its_two_starters_as_citizens_by_name_too_never_by_role():
     s = _start(R)
     me = s.seats[0]
     starters = [c for c in me.citizens if s.card(c)["kind"] == "starter"]
     assert len(starters) == 2 and len(me.citizens) == 2
-    assert count(s, 0, {"citizens": {}}, all_up=True) == 0
-    assert terms_points(s, 0, [{"vp": 1, "per": {"citizens": {}}}]) == 0
+    assert count(s, 0, {"citizens": {}}, all_up=True) == 2
+    assert terms_points(s, 0, [{"vp": 1, "per": {"citizens": {}}}]) == 2
     peasant = s.card(starters[0])["name"]
     assert count(s, 0, {"citizens": {"name": peasant}}, all_up=True) == 1
+    roles = {r for c in s.content["citizens"] for r in c.get("roles", [])}
+    assert roles and all(count(s, 0, {"citizens": {"role": r}}, all_up=True) == 0 for r in roles)
 
 
-def test_recruited_citizens_count_and_the_coxswain_does_not():
+def test_recruited_citizens_count_with_the_starters_and_the_coxswain():
     s = _start(CS, 3)
     me = s.seats[1]
-    assert any(s.card(c)["kind"] == "starter" and c.startswith(s.content["crimson_seas"]["coxswain"]["id"])
-               for c in me.citizens)
+    assert sum(1 for c in me.citizens if s.card(c)["kind"] == "starter") == 3   # Peasant, Knight, Coxswain
     bought = [stack[-1] for stack in s.citizens.values() if stack][:3]
     assert len(bought) == 3 and all(s.card(c)["kind"] == "citizen" for c in bought)
     me.citizens.extend(bought)
-    assert count(s, 1, {"citizens": {}}, all_up=True) == 3
-    assert terms_points(s, 1, [{"vp": 2, "per": {"citizens": {}}}]) == 6
+    assert count(s, 1, {"citizens": {}}, all_up=True) == 6
+    assert terms_points(s, 1, [{"vp": 2, "per": {"citizens": {}}}]) == 12
