@@ -17,6 +17,7 @@ from service import create_app
 from tests.domain.chrono.table import LAYOUT as CHRONO_LAYOUT
 from tests.fakes import hoard
 from tests.fakes.http import bearer, create
+from tests.playouts.leaks import texts
 
 PROBLEM = "application/problem+json"
 TESOROS, CHRONO = "tesoros-del-rey-pirata", "chrono-corsairs"
@@ -417,17 +418,6 @@ def test_tm1_in_every_game_with_hidden_pools_a_seat_drawing_gets_one_answer_what
     fields = DRAW_FIELDS[ruleset_id]
     hits = []
 
-    def strings(value, out):
-        if isinstance(value, str):
-            out.add(value)
-        elif isinstance(value, dict):
-            for v in value.values():
-                strings(v, out)
-        elif isinstance(value, list):
-            for v in value:
-                strings(v, out)
-        return out
-
     def probe(server_state):
         # The same position as if it were played at a table (the state records the mode).
         state = server_state.clone()
@@ -437,7 +427,7 @@ def test_tm1_in_every_game_with_hidden_pools_a_seat_drawing_gets_one_answer_what
             for command in ruleset.legal_commands(state, seat):
                 drawn = fields & set(inputs.get(command["type"], {}))
                 for field in sorted(drawn):
-                    names = sorted(strings(ruleset.view(state, ARBITER), set()))[:40] + ["no-such-thing"]
+                    names = sorted(texts(ruleset.view(state, ARBITER)))[:40] + ["no-such-thing"]
                     answers = set()
                     for name in names:
                         try:

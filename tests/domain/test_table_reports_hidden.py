@@ -23,6 +23,7 @@ from domain.chance import ServerChance, TableChance
 from domain.registry import all_rulesets
 from domain.ruleset import Rejected
 from tests.playouts.harness import seed_for
+from tests.playouts.leaks import texts
 from tests.playouts.test_chrono_playouts import captain
 from tests.playouts.test_valeria_playouts import duke_of_valeria
 
@@ -64,19 +65,6 @@ def reported(command: dict, report: dict) -> dict:
         else:
             body[field] = values
     return body
-
-
-def texts(value, out: set | None = None) -> set:
-    out = set() if out is None else out
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            texts(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            texts(v, out)
-    return out
 
 
 def leaks(ruleset, body: dict, actor: int, events: list, viewers) -> list:

@@ -122,3 +122,17 @@ class _with_redeal:
 def no_redeal(state, seat, rng):
     """A planted leak: the dry run decided on the real state."""
     return state.clone()
+
+
+def texts(value, out: set | None = None) -> set:
+    """Every string in a JSON value (keys left out): what a response could name."""
+    out = set() if out is None else out
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            texts(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            texts(v, out)
+    return out
