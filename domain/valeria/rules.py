@@ -547,8 +547,9 @@ def _slots(s: ValeriaState, island: str) -> list:
     return s.araby if island == "araby" else s.nae if island == "nae_aerie" else s.amarynth
 
 
-REFILLS = {"araby": "a Goods token refilling Araby: one of nameable.goods_supply",
-           "nae_aerie": "a Tome token refilling Nae Aerie: one of nameable.tome_supply",
+REFILLS = {"araby": "a Goods token refilling Araby, by its copy id such as 'fabrics#2': one of nameable.goods_supply",
+           "nae_aerie": "a Tome token refilling Nae Aerie, by its copy id such as 'tome_gold#1': one of "
+                        "nameable.tome_supply",
            "amarynth": "a Noble card refilling Amarynth: one of nameable.noble_deck"}
 
 

@@ -467,6 +467,8 @@ def test_a_table_refilling_two_slots_is_asked_for_both_at_once():
     one = t.state.goods_supply[0]
     short = t.rejects(0, {**sail, "revealed": [one]}, "TABLE_OUTCOME_REQUIRED")
     assert "in order; 2 are needed (item 2: a Goods token refilling Araby" in short.detail
+    by_type = t.rejects(0, {**sail, "revealed": [one.split("#")[0], t.state.goods_supply[1]]}, "TABLE_OUTCOME_INVALID")
+    assert "by its copy id such as 'fabrics#2'" in by_type.detail   # a type is not a token: the copy id is
     events = t.do(0, {**sail, "revealed": [one, t.state.goods_supply[1]]})
     assert len(of(events, "IslandRefreshed")[0]["drawn"]) == 2
 
