@@ -41,7 +41,9 @@ def _seat(s: ValeriaState, i: int, viewer) -> dict:
     elif s.events_on:  # [CS Skeleton Army] a Citizen flipped face down
         seat["flipped"] = list(x.flipped)
     if s.finished:
-        seat["points"] = points(s, i)
+        # as the game was scored when it ended (GameEnded's result), never by rules of a later version
+        stored = (s.result or {}).get("points")
+        seat["points"] = dict(stored[i]) if isinstance(stored, list) and i < len(stored) else points(s, i)
     return seat
 
 

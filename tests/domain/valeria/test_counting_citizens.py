@@ -40,3 +40,17 @@ def test_recruited_citizens_count_with_the_starters_and_the_coxswain():
     me.citizens.extend(bought)
     assert count(s, 1, {"citizens": {}}, all_up=True) == 6
     assert terms_points(s, 1, [{"vp": 2, "per": {"citizens": {}}}]) == 12
+
+
+def test_a_finished_games_view_shows_the_points_it_was_scored_with():
+    """A finished game's seats show the points of its stored result (GameEnded), so a later
+    version's scoring can never make the view disagree with who won."""
+    from tests.playouts.harness import play
+    from tests.playouts.test_valeria_playouts import duke_of_valeria
+    s, _ = play(R, 52, ["Ann", "Ben"], None, policy=duke_of_valeria)
+    assert s.finished
+    for viewer in (0, 1, None):
+        shown = R.view(s, viewer)["seats"]
+        assert [x["points"] for x in shown] == s.result["points"]
+    s.result["points"][0] = {**s.result["points"][0], "total": -1}   # as if scored otherwise
+    assert R.view(s, 0)["seats"][0]["points"]["total"] == -1
