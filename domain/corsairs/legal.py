@@ -144,6 +144,8 @@ def table_inputs(s: CorsairsState, seat: int) -> dict:
         return {"roll_dice": {"faces": {"count": 5 - s.turn.preset, "one_of": faces, "description": ROLLED}}}
     if s.turn.phase == "reroll":
         rerolls = [c for c in legal_commands(s, seat) if c["type"] == "reroll_dice"]
+        if not rerolls:   # no Grog left to re-roll with: nothing to report until the next roll
+            return {}
         return {"reroll_dice": {"faces": {"count": "one for each die in 'dice', in the same order", "one_of": faces,
                                           "description": REROLLED,
                                           "by_command": [{"command": c, "count": len(c["dice"])} for c in rerolls]}}}

@@ -156,3 +156,7 @@ def test_a_table_learns_how_many_faces_each_reroll_takes():
     assert row["count"] == 3
     t.rejects("Kira", {**row["command"], "faces": ["MAP", "MAP"]}, "TABLE_OUTCOME_INVALID")
     t.do("Kira", {**row["command"], "faces": ["MAP", "MAP", "GROG"]})
+    # with no Grog left there is no re-roll to report for (the audit found an empty entry here)
+    t.state.players[0].grog = 0
+    assert not [c for c in R.legal_commands(t.state, 0) if c["type"] == "reroll_dice"]
+    assert "reroll_dice" not in R.table_inputs(t.state, 0)
