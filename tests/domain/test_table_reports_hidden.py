@@ -21,7 +21,7 @@ import pytest
 
 from domain.chance import ServerChance, TableChance
 from domain.registry import all_rulesets
-from domain.ruleset import Rejected
+from domain.ruleset import ARBITER, Rejected
 from tests.playouts.harness import seed_for
 from tests.playouts.leaks import texts
 from tests.playouts.test_chrono_playouts import captain
@@ -145,3 +145,20 @@ def test_the_check_catches_a_command_shown_whole_to_its_actor():
                   for actor, body, events in play_at_table(leaky, players, 900 + game_no, policy)
                   for found in leaks(leaky, body, actor, events, range(players))]
         assert caught, rid
+
+
+@pytest.mark.parametrize("rid, command", [
+    ("chrono-corsairs", {"type": "draw_plans", "plans": ["S01", "U01"]}),
+    ("chrono-corsairs", {"type": "end_turn", "artifacts": ["AR02", "AR03"]}),
+    ("tesoros-del-rey-pirata", {"type": "accept_treason", "drawn": ["SAB-2"]}),
+    ("tesoros-del-rey-pirata", {"type": "fire_cannons", "stolen": ["CP-2", "MUT-4"]}),
+    ("league-of-pirates", {"type": "recruit", "coins": ["red.cross.sm"]}),
+], ids=["chrono-plans", "chrono-artifacts", "tesoros-drawn", "tesoros-stolen", "league-coins"])
+def test_the_hosts_report_of_a_face_down_draw_is_in_no_seats_copy_the_actors_included(rid, command):
+    """TM-3, field by field: where a draw is always the actor's (League's coins, Chrono's plans)
+    the property above cannot tell, so the redaction itself is held here. The host sees it all."""
+    ruleset = RULESETS[rid]
+    field = next(k for k in command if k != "type")
+    for viewer in (0, 1, None):
+        assert field not in ruleset.redact_command(command, 0, viewer), viewer
+    assert ruleset.redact_command(command, 0, ARBITER) == command
