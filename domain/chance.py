@@ -26,7 +26,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from .kit import Section
+from .kit import Section, spelled
 from .ruleset import Rejected
 
 CHANCE_RULE = Section("Parley: chance")
@@ -99,7 +99,7 @@ def not_there(field: str, item: Any, position: int, where: str, taken: str = "dr
     the field, the item, its place in the field's list, and what it was taken from. Raised
     only after TableChance.require_host (TM-1)."""
     return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                    f"'{field}': {item!r} cannot have been {taken} there (item {position}: {where}).")
+                    f"'{field}': {spelled(item)} cannot have been {taken} there (item {position}: {where}).")
 
 
 class TableChance:
@@ -161,7 +161,7 @@ class TableChance:
                 if where:
                     raise not_there(field, x, k + 1, where)
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                               f"'{field}': {x!r} cannot have been drawn from there.")
+                               f"'{field}': {spelled(x)} cannot have been drawn from there.")
             pool.remove(x)
         return list(supplied)
 
@@ -172,5 +172,5 @@ class TableChance:
                            f"This game is played at a table: send the order drawn in '{field}'.")
         if not isinstance(supplied, list) or sorted(map(repr, supplied)) != sorted(map(repr, items)):
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                           f"'{field}' must be an ordering of exactly these items: {list(items)}.")
+                           f"'{field}' must be an ordering of exactly these items: {json.dumps(list(items), default=str)}.")
         return list(supplied)

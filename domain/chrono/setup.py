@@ -117,7 +117,7 @@ def effect_problems(e, where: str, *, token: bool = False) -> list[str]:
         if op == "storm" and (not isinstance(e.get("delta"), int) or e["delta"] < 0):
             out.append(f"{where}: storm needs a 'delta' of 0 or more (CP-3: the storm only moves forward)")
         if op == "modify" and not (isinstance(e.get("param"), str) and e["param"] in PARAMS):
-            out.append(f"{where}: modify 'param' must be one of {sorted(PARAMS)}")
+            out.append(f"{where}: modify 'param' must be one of {', '.join(sorted(PARAMS))}")
         if op == "schedule":
             if e.get("at") not in ("endOfPhase3", "endOfPhase4", "endOfRound"):
                 out.append(f"{where}: schedule 'at' must be endOfPhase3, endOfPhase4 or endOfRound")
@@ -127,7 +127,7 @@ def effect_problems(e, where: str, *, token: bool = False) -> list[str]:
         if op == "advanceCube" and e.get("track", "stable") not in ("stable", "unstable", "choice"):
             out.append(f"{where}: advanceCube 'track' must be stable, unstable or choice")
     else:
-        out.append(f"{where}: unknown effect {sorted(e)}")
+        out.append(f"{where}: no effect has the keys {', '.join(sorted(map(str, e))) or '(none)'}")
     return out
 
 
@@ -148,11 +148,11 @@ def count_problems(x, where: str = "content") -> list[str]:
         if "op" in x:
             for k in COUNTS:
                 if k in x and not _whole(x[k]):
-                    out.append(f"{where}.{k}: must be a whole number of 0 or more, not {x[k]!r}")
+                    out.append(f"{where}.{k}: must be a whole number of 0 or more, not {kit.spelled(x[k])}")
             if "n" in x and not _whole(x["n"]):
-                out.append(f"{where}.n: must be a whole number of 0 or more, not {x['n']!r}")
+                out.append(f"{where}.n: must be a whole number of 0 or more, not {kit.spelled(x['n'])}")
         if isinstance(x.get("who"), dict) and "n" in x["who"] and not _whole(x["who"]["n"], allow_all=True):
-            out.append(f"{where}.who.n: must be a whole number of 0 or more, or \"all\", not {x['who']['n']!r}")
+            out.append(f"{where}.who.n: must be a whole number of 0 or more, or \"all\", not {kit.spelled(x['who']['n'])}")
         if x.get("op") == "modify":
             param, value = x.get("param"), x.get("value")
             if param == "rewardsBlockedTerrain":
@@ -162,17 +162,17 @@ def count_problems(x, where: str = "content") -> list[str]:
                 if not isinstance(value, bool):
                     out.append(f"{where}.value: eventsActive takes true or false")
             elif isinstance(param, str) and param in PARAMS and not _whole(value):
-                out.append(f"{where}.value: {param} takes a whole number of 0 or more, not {value!r}")
+                out.append(f"{where}.value: {param} takes a whole number of 0 or more, not {kit.spelled(value)}")
         if isinstance(x.get("has"), dict):
-            out += [f"{where}.has.{k}: must be a whole number of 0 or more, not {v!r}"
+            out += [f"{where}.has.{k}: must be a whole number of 0 or more, not {kit.spelled(v)}"
                     for k, v in x["has"].items() if not _whole(v)]
         if isinstance(x.get("count"), dict) and "value" in x["count"] and not _whole(x["count"]["value"]):
-            out.append(f"{where}.count.value: must be a whole number of 0 or more, not {x['count']['value']!r}")
+            out.append(f"{where}.count.value: must be a whole number of 0 or more, not {kit.spelled(x['count']['value'])}")
         if isinstance(x.get("repeat"), dict) and not _whole(x["repeat"].get("n")):
-            out.append(f"{where}.repeat.n: must be a whole number of 0 or more, not {x['repeat'].get('n')!r}")
+            out.append(f"{where}.repeat.n: must be a whole number of 0 or more, not {kit.spelled(x['repeat'].get('n'))}")
         for k in ("carry", "entering", "optional"):
             if k in x and not isinstance(x[k], bool):
-                out.append(f"{where}.{k}: must be true or false, not {x[k]!r}")
+                out.append(f"{where}.{k}: must be true or false, not {kit.spelled(x[k])}")
         for k, v in x.items():
             out += count_problems(v, f"{where}.{k}")
     elif isinstance(x, list):

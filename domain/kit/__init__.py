@@ -156,7 +156,24 @@ def content_size_problems(content, where: str = "content") -> list[str]:
 
 
 def _python_literal(value) -> bool:
-    return value is None or isinstance(value, bool)
+    """A value Python spells otherwise than JSON: true, false, null, and any array or object
+    (['a', 'b'] for ["a", "b"]). A lone string keeps jsonschema's quotes ('x'), as the
+    messages quote names."""
+    return value is None or isinstance(value, bool | list | dict)
+
+
+def _as_json(value) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def spelled(value) -> str:
+    """A value a client sent, quoted in a refusal: a string in quotes ('x'), as names are quoted,
+    anything else as JSON writes it (true, null, ["a"]), never as Python does; cut at 60."""
+    shown = repr(value) if isinstance(value, str) else _as_json(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 def error_message(err: jsonschema.ValidationError) -> str:
@@ -166,13 +183,13 @@ def error_message(err: jsonschema.ValidationError) -> str:
     message = err.message
     # jsonschema writes values as Python does (True, None): a JSON client sent true, null
     if err.validator == "const" and _python_literal(err.validator_value):
-        message = f"{json.dumps(err.validator_value)} was expected"
+        message = f"{_as_json(err.validator_value)} was expected"
     if err.validator == "enum" and any(_python_literal(v) for v in err.validator_value):
-        message = message.replace(repr(err.validator_value), json.dumps(err.validator_value))
+        message = message.replace(repr(err.validator_value), _as_json(err.validator_value))
     if _python_literal(err.instance):
         spelled = repr(err.instance)
         if message.startswith(spelled):
-            message = json.dumps(err.instance) + message[len(spelled):]
+            message = _as_json(err.instance) + message[len(spelled):]
     return message if len(message) <= 300 else message[:300] + "..."
 
 

@@ -66,7 +66,7 @@ def content_problems(content: dict) -> list[str]:
     faces = set(content["skillDie"]["faces"])
     for c in content["coins"]:
         if set(c["skills"]) != faces:
-            problems.append(f"coins[{c['id']}].skills: needs a value for exactly the skill-die faces {sorted(faces)} "
+            problems.append(f"coins[{c['id']}].skills: needs a value for exactly the skill-die faces {', '.join(sorted(faces))} "
                             "[Raiding 2] (LP-A24)")
     return problems
 

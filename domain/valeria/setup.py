@@ -130,7 +130,7 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
                         "1 Magic token.' [BR p.5]")
     dup = [i for i, n in Counter(ids).items() if n > 1]
     if dup:
-        problems.append(f"content: every card id must be unique; repeated: {sorted(dup)}")
+        problems.append(f"content: every card id must be unique; repeated: {', '.join(sorted(map(str, dup)))}")
     problems += _center_problems(content, cs)
     problems += _misplaced_actions(content, cs)
     problems += _ongoing_problems(content, cs)

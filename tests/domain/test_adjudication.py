@@ -144,6 +144,11 @@ def test_a_schema_refusal_spells_true_false_and_null_as_json_does():
     flags = {"type": "object", "properties": {"to_bag": {"const": True}, "mode": {"enum": [1, None]}}}
     assert schema_problems(flags, {"to_bag": False}, "command") == ["command/to_bag: true was expected"]
     assert schema_problems(flags, {"mode": 2}, "command") == ["command/mode: 2 is not one of [1, null]"]
+    # arrays and objects as JSON writes them, not ['MUT-5'] (the Tesoros audit of 2026-12-03)
+    assert schema_problems(schema, {"position": ["MUT-5", None]}, "command") == \
+        ['command/position: ["MUT-5", null] is not of type \'integer\'']
+    assert schema_problems(schema, {"position": {"a": True}}, "command") == \
+        ['command/position: {"a": true} is not of type \'integer\'']
 
 
 def test_a_table_roll_names_the_item_that_is_not_a_face():

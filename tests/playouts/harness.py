@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from collections.abc import Callable
 
 from domain.chance import ServerChance
@@ -26,8 +27,19 @@ def normalise(ruleset, cmd: dict) -> str:
     return json.dumps(full, sort_keys=True)
 
 
+# How Python, not JSON, writes a value: ['a', 'b'], {'a': 1}, True, False, None. A client that
+# copies a value out of a refusal must be able to send it back.
+PYTHON_SPELLING = re.compile(r"[\[{]\s*'|'\s*:\s|\b(True|False|None)\s*[\]),}]|[\[(,:]\s*(True|False|None)\b")
+
+
+def in_players_words(detail: str) -> bool:
+    """A refusal's text with no value spelled the way Python, not JSON, writes it."""
+    return PYTHON_SPELLING.search(detail) is None
+
+
 def check_agreement(ruleset, state, seat: int, legal: list[dict], candidates: list[dict]) -> None:
-    """Every listed command is accepted; every accepted candidate is listed."""
+    """Every listed command is accepted; every accepted candidate is listed; every refusal
+    is in a player's words (no value spelled as Python writes it)."""
     listed = {normalise(ruleset, c) for c in legal}
     for c in legal:
         ruleset.decide(state, seat, c, ServerChance(seed_for(0), 1))
@@ -36,6 +48,7 @@ def check_agreement(ruleset, state, seat: int, legal: list[dict], candidates: li
             ruleset.decide(state, seat, c, ServerChance(seed_for(0), 1))
         except Rejected as r:
             assert r.code and r.rule and r.detail
+            assert in_players_words(r.detail), (r.code, r.detail)
             continue
         assert normalise(ruleset, c) in listed, (c, legal)
 
