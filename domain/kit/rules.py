@@ -37,8 +37,9 @@ class Rules:
     """A game's decide() and gate(): its name (in refusals), its command handlers and
     moments, how a Draft is made, the sections of the opening refusals, where its seats are,
     the outcome fields a table reports and how the server gets them in words ("rolls and
-    draws"), and the hooks that run after every handler (`finish`, in the draft) and after
-    the command (`after`)."""
+    draws"), the hooks that run after every handler (`finish`, in the draft) and after the
+    command (`after`), and `offered`, which refuses a command no moment of this game ever opens
+    (another variant's or an expansion's) before the moment is asked."""
 
     game: str
     handlers: Mapping[str, Handler]
@@ -53,6 +54,7 @@ class Rules:
     server_words: str = ""
     finish: Callable[[Any], None] | None = None
     after: Callable[[Any], None] | None = None
+    offered: Callable[[Any, str], None] | None = None  # refuses a command this game's variants never offer
 
     def __repr__(self) -> str:
         return f"Rules({self.game!r})"
@@ -83,6 +85,8 @@ class Rules:
             raise Rejected("UNKNOWN_COMMAND", self.unknown, f"{self.game} has no command '{kind}'.")
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats_of(state)):
             raise Rejected("NO_SUCH_SEAT", self.seats, self.no_seat.format(seat=seat))
+        if self.offered is not None:
+            self.offered(state, command["type"])
         return handler
 
     def _no_outcomes(self, command: dict) -> None:

@@ -268,7 +268,7 @@ def _turned_up(s: ValeriaState, seat: int, command: dict, event: str | None = No
     return probe
 
 
-def _count(s: ValeriaState, seat: int, command: dict) -> int | None:
+def turned_up_count(s: ValeriaState, seat: int, command: dict) -> int | None:
     """How many cards or tokens this command turns face up whatever they are, or None if that varies."""
     plain = _turned_up(s, seat, command)
     if plain is None:
@@ -294,7 +294,7 @@ def _by_command(s: ValeriaState, seat: int, legal: list[dict], out: dict) -> Non
             continue
         key = json.dumps({k: v for k, v in command.items() if k not in PAYMENT}, sort_keys=True)
         if key not in counted:
-            counted[key] = _count(s, seat, command)
+            counted[key] = turned_up_count(s, seat, command)
         n = counted[key]
         if n is None:
             return

@@ -42,6 +42,18 @@ CS_ACTIONS = ("sail", "gain_map")
 ISLANDS = ("araby", "nae_aerie", "exekratys", "amarynth")
 
 
+class ShortReport(Rejected):
+    """A table's 'revealed' ran out at item `item`, turned up from `where`, with `more` certainly
+    after it. decide() counts the rest of the command's reveals where that count does not depend
+    on what turns up, so that the refusal asks for all of them at once (docs/api.md, section 7)."""
+
+    def __init__(self, item: int, more: int, where: str):
+        self.item, self.more, self.where = item, more, where
+        super().__init__("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
+                         "This game is played at a table: send in 'revealed' each card or token turned face up by "
+                         f"this command, in order; {needed(item + more)} (item {item}: {where}).")
+
+
 class Draft(kit.Draft):
     def __init__(self, state: ValeriaState, chance, command: dict):
         super().__init__(state, chance, evolve)
@@ -64,10 +76,7 @@ class Draft(kit.Draft):
         given = self.revealed
         item = self.used + 1
         if not isinstance(given, list) or self.used >= len(given):
-            raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           "This game is played at a table: send in 'revealed' each card or token turned face up "
-                           "by this command, in order; " + needed(item + more)
-                           + f" (item {item}: {where})" + ".")
+            raise ShortReport(item, more, where)
         card = given[self.used]
         if card not in pool:
             raise not_there("revealed", card, item, where, taken="turned face up")
@@ -441,7 +450,7 @@ def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None, tomes=No
     allowed = [o[0] for o in options(s, seat, effect, take_ok, self_card, tomes)][:12]
     raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now"
                    + (" with those Tomes, each of which must pay" if tomes else "")
-                   + f" (send 'choice' as one of: {allowed}).", ruling="VP-9")
+                   + f" (send 'choice' as one of: {json.dumps(allowed)}).", ruling="VP-9")
 
 
 def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
@@ -997,12 +1006,38 @@ def score(s: ValeriaState) -> dict:
             "standings": standings, "tie_breaks": tie_breaks}
 
 
+def _offered(s: ValeriaState, kind: str) -> None:
+    """A command of the expansion or of the Solo Variant, sent to a game that does not play it, is
+    refused as such: no moment of this game will ever open it (not "not now")."""
+    if kind in CS_ACTIONS and not s.cs:
+        raise Rejected("NOT_IN_THIS_GAME", SAIL if kind == "sail" else GAIN_MAP,
+                       f"This game is played without Crimson Seas: no one may {WORDS[kind]} in it.")
+    if kind == "activate_monster" and not s.solo:
+        raise Rejected("NOT_IN_THIS_GAME", solo.MONSTERS,
+                       "Monster stacks are activated only in the Solo Variant's Monsters Phase, and this game is not "
+                       "a Solo game.")
+
+
 HANDLERS = {"keep_duke": keep_duke, "roll_dice": roll_dice, "change_die": change_die, "announce_roll": announce_roll,
             "harvest": harvest, "slay": slay, "recruit": recruit, "build": build, "gain_resource": gain_resource,
             "resolve": resolve, "sail": sail, "gain_map": gain_map, "activate_monster": solo.activate_monster}
 
 RULES = kit.Rules(game="Valeria: Card Kingdoms", handlers=HANDLERS, moments=MOMENTS, draft=Draft,
                   over=END, unknown=ACTION, seats=SETUP, table_fields=("dice", "revealed"), server_words="rolls and draws",
-                  after=_after)
-decide = RULES.decide
+                  after=_after, offered=_offered)
+
+
+def decide(state: ValeriaState, seat: int, command: dict, chance) -> list[dict]:
+    """RULES.decide; a table's report short of what the command turns up is told the whole count
+    (legal.turned_up_count, as table_inputs' by_command tells it), not only the items met so far."""
+    try:
+        return RULES.decide(state, seat, command, chance)
+    except ShortReport as short:
+        from .legal import turned_up_count  # legal imports this module
+        total = turned_up_count(state, seat, {k: v for k, v in command.items() if k not in ("revealed", "dice")})
+        if total is not None and total > short.item + short.more:
+            raise ShortReport(short.item, total - short.item, short.where) from None
+        raise
+
+
 gate = RULES.gate

@@ -23,7 +23,8 @@ from tests.fakes import hoard
 RULESETS = all_rulesets()
 GATE_CODES = {"GAME_OVER", "UNKNOWN_COMMAND", "NO_SUCH_SEAT", "WRONG_MOMENT", "NOT_YOUR_DECISION", "THROWS_DONE",
               "NOT_YOUR_TURN", "DECISION_PENDING", "NO_DECISION_PENDING",
-              "DIE_VALUE_FINAL"}   # Tesoros: a moment's own refusal of one command (TA-16)
+              "DIE_VALUE_FINAL",   # Tesoros: a moment's own refusal of one command (TA-16)
+              "NOT_IN_THIS_GAME"}  # Valeria: another variant's or the expansion's command
 
 
 def _answer(call):

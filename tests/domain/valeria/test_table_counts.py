@@ -54,3 +54,79 @@ def test_no_count_is_told_where_the_event_turned_up_decides_how_many_more_come_u
     events = loud.do(0, {**recruit_monk, "revealed": ["leviathan", loud.state.domain_pool[0]]})
     assert len(of(quiet, "EventRevealed")) == 1 and not of(quiet, "DomainRevealed")
     assert len(of(events, "EventRevealed")) == 1 and len(of(events, "DomainRevealed")) == 1
+
+
+# -- the refusal of a short report tells the whole count ------------------------------------------
+
+def _short_reports(ruleset, options: dict | None, players: int, game_no: int, most: int = 400):
+    """For each host command of a random table game (table_inputs told for it, TM-1), the count
+    by_command tells, the report the command met at the server's chance, and the refusals of
+    that report cut short, item by item."""
+    import json
+    import random
+
+    from domain.chance import ServerChance, TableChance
+    from domain.ruleset import Rejected
+    from tests.domain.test_table_reports_hidden import Recording, reported
+    from tests.playouts.harness import seed_for
+    from tests.playouts.test_valeria_playouts import duke_of_valeria
+
+    rng = random.Random(game_no)
+    events = ruleset.setup([f"P{i}" for i in range(players)], options, None, ServerChance(seed_for(game_no), 0), None)
+    s = ruleset.initial_state()
+    for e in events:
+        s = ruleset.evolve(s, e)
+    s = ruleset.load_state(json.loads(json.dumps(ruleset.dump_state(s))))
+    s.chance_mode = "table"
+    for step in range(most):
+        status = ruleset.status(s)
+        if status.finished:
+            return
+        seat = rng.choice(status.to_move)
+        command = dict(duke_of_valeria(rng, ruleset.legal_commands(s, seat)))
+        spec = ruleset.table_inputs(s, seat).get(command["type"], {}).get("revealed", {})
+        told = next((row["count"] for row in spec.get("by_command", [])
+                     if {k: v for k, v in row["command"].items() if k not in ("magic", "tomes")}
+                     == {k: v for k, v in command.items() if k not in ("magic", "tomes")}), None)
+        server = Recording(ServerChance(seed_for(game_no), step + 1))
+        ruleset.decide(s, seat, command, server)
+        body = reported(command, server.report)
+        full = body.get("revealed", [])
+        refusals = []
+        for cut in range(len(full)):
+            try:
+                ruleset.decide(s, seat, {**body, "revealed": full[:cut]}, TableChance("host"))
+            except Rejected as refused:
+                refusals.append(refused)
+            else:
+                refusals.append(None)
+        yield told, full, refusals
+        for e in ruleset.decide(s, seat, body, TableChance("host")):
+            s = ruleset.evolve(s, e)
+
+
+def test_a_short_report_is_told_every_card_the_command_turns_up():
+    """docs/api.md section 7: where table_inputs tells a command's count (`by_command`), its
+    refusal for a report cut short asks for that count, not for the items met so far. The Solo
+    Variant's Monsters Phase captures a Domain in a column whose Citizen stacks are empty and the
+    Domain under it turns up [BR p.17]: two captures in one column turn up two (the audit of
+    2026-12-03 was asked for 1, then 2)."""
+    from domain.chance import needed
+    from domain.registry import all_rulesets
+
+    games = [("valeria-card-kingdoms", {"variant": "solo"}, 1), ("valeria-card-kingdoms", {"variant": ["solo", "mixed_citizens"]}, 1),
+             ("valeria-card-kingdoms", None, 3), ("crimson-seas", None, 3)]
+    told_many = checked = 0
+    for rid, options, players in games:
+        ruleset = all_rulesets()[rid]
+        for game_no in range(6):
+            for told, full, refusals in _short_reports(ruleset, options, players, 700 + game_no):
+                if told is None or not full:
+                    continue
+                assert told == len(full), (told, full)
+                for cut, refused in enumerate(refusals):
+                    assert refused is not None and refused.code == "TABLE_OUTCOME_REQUIRED", (cut, refused)
+                    assert needed(told) in refused.detail and f"(item {cut + 1}:" in refused.detail, refused.detail
+                    checked += 1
+                told_many += told > 1
+    assert checked > 50 and told_many > 0, (checked, told_many)
