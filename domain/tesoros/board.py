@@ -35,6 +35,16 @@ class Board:
                     queue.append(nxt)
         return dist
 
+    def moves(self, start: str, most: int) -> dict:
+        """Where a Ship at `start` may end a move of 1 to `most` squares -> the fewest steps
+        there. [Movement] "must move at least one square": out and back counts (TA-22, TP-4):
+        two squares bring it home by a sea square next to it (entering an island ends a move)."""
+        found = self.reach(start, most)
+        del found[start]
+        if most >= 2 and any(n not in self.islands for n in self.links[start]):
+            found[start] = 2
+        return found
+
     def in_cannon_range(self, a: str, b: str) -> bool:
         """[Fire Cannons] the same square or any of the 8 adjacent ones; for an island, any of
         its cells (TA-25)."""

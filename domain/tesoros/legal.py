@@ -70,8 +70,7 @@ def legal_commands(s: TesorosState, seat: int) -> list[dict]:
     if s.phase == "move":
         return [{"type": "assign_move_die", "die": d} for d in _dice(s, seat, "move")]
     if s.phase == "sail":
-        reach = s.board.reach(me.ship, s.move_value)
-        return [{"type": "move_ship", "to": to} for to, n in reach.items() if n > 0 and to != s.turn_start]
+        return [{"type": "move_ship", "to": to} for to in s.board.moves(me.ship, s.move_value) if to != s.turn_start]
     if s.phase == "discard":
         return [{"type": "discard_card", "card": c} for c in me.hand]
     return []

@@ -22,6 +22,7 @@ from .. import kit
 from ..chance import CHANCE_RULE, needed, not_there
 from ..kit import Section
 from ..ruleset import Rejected
+from .printed import PRINTED_NAMES
 from .state import TesorosState, evolve, initial_state
 
 SETUP = Section("Setup")
@@ -110,8 +111,10 @@ def _after(d: Draft) -> None:
             if given is not None and (not isinstance(given, list) or len(given) != d.used[f]):
                 if given:
                     d.chance.require_host(f)   # TM-1: a seat is refused alike, whatever it drew
+                known = (" The top card of the Play Deck was already looked at (Lamps & Shovels): it was reported "
+                         "then, and taking it is not reported again.") if f == "drawn" and d.before.deck_top is not None else ""
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                               f"'{f}' lists more than this command took ({d.used[f]}).")
+                               f"'{f}' lists more than this command took ({d.used[f]}).{known}")
 
 
 PHASES = ("draw", "action1", "move", "sail", "action2", "discard")
@@ -633,7 +636,8 @@ def claim_treasure(d: Draft, seat: int, command: dict) -> None:
     source = "hand" if card in me.hand else "equipped" if card is not None and card == me.equipped else None
     if source is None or subtype(s, card) != wanted["equipment"]:
         raise Rejected("WRONG_EQUIPMENT", CLAIM,
-                       f"Discard a {wanted['equipment'].replace('_', ' ')} card, from your hand or equipped.")
+                       f"This Map asks for a {PRINTED_NAMES[wanted['equipment']]} card: discard one from your hand or "
+                       "your equipped one.")
     d.emit("TreasureClaimed", seat=seat, map=m, card=card, source=source)
     if s.map_deck:
         d.emit("MapRevealed", map=d.pick(s.map_deck, 1, "maps")[0])
@@ -663,12 +667,14 @@ def move_ship(d: Draft, seat: int, command: dict) -> None:
     here = s.seats[seat].ship
     if to == s.turn_start:
         raise Rejected("SAME_SQUARE", MOVEMENT, "A ship cannot end its movement in the square where it began the turn.")
-    if to == here:  # TP-4: an Event moved the Ship this turn; it still moves at least one square
-        raise Rejected("MUST_MOVE", MOVEMENT, "Your Ship must move at least one square.", ruling="TP-4")
-    reach = s.board.reach(here, s.move_value)
+    reach = s.board.moves(here, s.move_value)
+    if to == here and to not in reach:  # TP-4: an Event moved the Ship home this turn; a 1 cannot bring it back
+        raise Rejected("MUST_MOVE", MOVEMENT, f"Your Ship must move at least one square: with {s.move_value} it "
+                       "cannot sail out and back to where it is.", ruling="TP-4")
     if not isinstance(to, str) or to not in reach:
+        squares = "1 square" if s.move_value == 1 else f"1 to {s.move_value} squares"
         raise Rejected("NOT_REACHABLE", MOVEMENT,
-                       f"Your Ship cannot get there with {s.move_value}: it moves 1 to {s.move_value} squares "
+                       f"Your Ship cannot get there with {s.move_value}: it moves {squares} "
                        "orthogonally, entering and leaving islands only through their arrows.", ruling="TA-23")
     d.emit("ShipMoved", seat=seat, to=to, steps=reach[to], **{"from": here})
     d.emit("PhaseBegan", phase="action2")

@@ -16,7 +16,7 @@ from .board import board_problems
 from .printed import SECTIONS, printed_problems
 
 RULESET_ID = "tesoros-del-rey-pirata"
-RULESET_VERSION = "1.1.0"
+RULESET_VERSION = "1.2.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")

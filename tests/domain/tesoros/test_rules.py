@@ -99,14 +99,28 @@ def test_a_ship_may_not_end_where_its_turn_began_and_islands_are_not_crossed():
     assert t.state.board.reach("7,9", 5)["7,6"] == 5
 
 
-def test_a_ship_the_lighthouse_moved_this_turn_still_moves_at_least_one_square():
+def test_a_ship_the_lighthouse_moved_this_turn_may_sail_out_and_back_home():
+    """TA-22/TP-4: "must move at least one square" and "cannot end ... where it began the turn".
+    Damned Lighthouse brought the Ship home from 6,4: a 2 sails it out and back to the compass
+    rose (two squares moved, and not where the turn began); a 1 cannot."""
     t = Table(names=("A", "B"), hands={0: ["MUT-2a", "FAVOR-a", "SAB-1", "CS-2", "LS-2"]})
     t.to_phase("move")
     t.state.turn_start = "6,4"  # the turn began there; Damned Lighthouse brought the Ship home
     t.do("A", {"type": "assign_move_die", "die": "MUT-2a"})
-    t.rejects("A", {"type": "move_ship", "to": "6,6"}, "MUST_MOVE")
     t.rejects("A", {"type": "move_ship", "to": "6,4"}, "SAME_SQUARE")
-    assert {c["to"] for c in t.legal("A")} >= {"6,5", "6,8", "5,5"}
+    assert {c["to"] for c in t.legal("A")} >= {"6,5", "6,8", "5,5", "6,6"}
+    moved = t.do("A", {"type": "move_ship", "to": "6,6"})
+    assert [(e["type"], e["from"], e["to"], e["steps"]) for e in moved if e["type"] == "ShipMoved"] == \
+        [("ShipMoved", "6,6", "6,6", 2)]
+    one = Table(names=("A", "B"), hands={0: ["SAB-1", "FAVOR-a", "CS-2", "LS-2", "MUT-2a"]})
+    one.to_phase("move")
+    one.state.turn_start = "6,4"
+    one.do("A", {"type": "assign_move_die", "die": "SAB-1"})
+    refused = one.rejects("A", {"type": "move_ship", "to": "6,6"}, "MUST_MOVE")
+    assert refused.ruling == "TP-4" and "with 1" in refused.detail
+    assert "6,6" not in {c["to"] for c in one.legal("A")}
+    far = one.rejects("A", {"type": "move_ship", "to": "6,8"}, "NOT_REACHABLE")
+    assert "it moves 1 square orthogonally" in far.detail  # not "1 to 1 squares"
 
 
 # -- die values -----------------------------------------------------------------------
@@ -258,6 +272,8 @@ def test_lamps_and_shovels_look_at_the_top_card_then_take_it_or_the_top_of_the_d
     t.rejects("A", {"type": "peek_deck"}, "ALREADY_PEEKED")
     t.do("A", {"type": "draw_card", "from": "discard"})
     assert "FAVOR-a" in t.p(0).hand and t.state.deck_top == "SIREN-a" and t.state.phase == "action1"
+    again = t.rejects("A", {"type": "draw_card", "drawn": ["SIREN-a"]}, "TABLE_OUTCOME_INVALID")
+    assert "already looked at (Lamps & Shovels)" in again.detail  # why there is nothing to report
     t.do("A", {"type": "draw_card"})  # the card looked at is still on top: no table input
     assert "SIREN-a" in t.p(0).hand and t.state.deck_top is None
 
@@ -280,7 +296,8 @@ def test_claiming_needs_the_island_and_the_equipment_from_hand_or_equipped():
     t = Table(names=("A", "B"), hands={0: ["MS-2", "CP-3", "SAB-1", "MUT-2a", "LS-2"]}).to_phase("action1")
     t.rejects("A", {"type": "claim_treasure", "map": "MAP-tortuga", "card": "MS-2"}, "NOT_AT_THE_ISLAND")
     t.at(0, "tortuga")
-    t.rejects("A", {"type": "claim_treasure", "map": "MAP-tortuga", "card": "CP-3"}, "WRONG_EQUIPMENT")
+    wrong = t.rejects("A", {"type": "claim_treasure", "map": "MAP-tortuga", "card": "CP-3"}, "WRONG_EQUIPMENT")
+    assert "a Machetes & Swords card" in wrong.detail  # the printed name, not machetes_swords
     t.rejects("A", {"type": "claim_treasure", "map": "MAP-loro", "card": "CP-3"}, "NOT_A_REVEALED_MAP")
     t.equip_now(0, "MS-3")
     t.do("A", {"type": "claim_treasure", "map": "MAP-tortuga", "card": "MS-3", "maps": ["MAP-loro"]})
