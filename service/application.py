@@ -13,12 +13,14 @@ PARLEY_). Without any, games go to an SQLite file under ./var/.
 """
 from __future__ import annotations
 
+import hmac
+import json
 import os
 import secrets
 import time
 from dataclasses import dataclass
 from typing import cast
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import EventStore, IntegrityError, InternalError
@@ -49,6 +51,30 @@ class NewGame:
     seat_tokens: list[str]
     host_token: str
     spectator_token: str
+    replayed: bool = False   # the answer to a retry of an earlier creation (CreationRetry)
+
+
+# A creation sent with an Idempotency-Key makes the game whose id is this namespace's UUID 5 of
+# the key: a retry reaches the same game from any node, and two nodes creating it at once meet
+# on the event store's uniqueness (one insert fails, and answers as a retry).
+CREATION_KEYS = UUID("4b1d8a52-7c1e-5f0e-9a7d-3c2f6e1b8d40")
+
+
+@dataclass(frozen=True)
+class CreationRetry:
+    """A creation's Idempotency-Key (as sent) and its request's hash (SHA-256 of the body's
+    canonical JSON): the same key and body answer the first creation, tokens included."""
+
+    key: str
+    request: str
+
+    @property
+    def game_id(self) -> UUID:
+        return uuid5(CREATION_KEYS, self.key)
+
+
+class CreationKeyReused(Exception):
+    """An Idempotency-Key already used to create a game with another request body."""
 
 
 DEFAULT_ENV = {
@@ -173,7 +199,16 @@ class Parley(Application):
 
     def create_game(self, ruleset_id: str, players: list[str], chance_mode: str,
                     options: dict | None = None, content: dict | None = None,
-                    table_setup: dict | None = None, public: bool = False) -> NewGame:
+                    table_setup: dict | None = None, public: bool = False,
+                    retry: CreationRetry | None = None) -> NewGame:
+        """A new game and its tokens. With `retry`, a creation already made with that key and
+        request is answered instead (replayed: nothing is created again; CreationKeyReused with
+        another request); else the game gets the key's id, and what a retry is answered with
+        (the request's hash, the version answered, the tokens sealed) goes into its creation record."""
+        if retry is not None:
+            earlier = self.replayed_creation(retry)
+            if earlier is not None:
+                return earlier
         ruleset = self.rulesets[ruleset_id]
         chance: domain_chance.ServerChance | domain_chance.TableChance
         commitment: str | None
@@ -193,7 +228,7 @@ class Parley(Application):
         salt = chain.new_salt()
         creation = chain.creation_content(ruleset.id, ruleset.version, list(players), options,
                                           content, table_setup, chance_mode, commitment)
-        game = Game(
+        fields = dict(
             ruleset_id=ruleset.id, ruleset_version=ruleset.version, seats=list(players),
             seat_token_hashes=[hash_token(t) for t in seat_tokens],
             host_token_hash=hash_token(host_token), chance_mode=chance_mode,
@@ -202,10 +237,38 @@ class Parley(Application):
             table_setup=table_setup, salt=salt, hash=chain.creation_hash(salt, creation),
             spectator_token_hash=hash_token(spectator_token), public=public,
         )
+        if retry is None:
+            game = Game(**fields)
+        else:
+            tokens = json.dumps({"seats": seat_tokens, "host": host_token, "spectator": spectator_token})
+            fields["creation_retry"] = {"request": retry.request, "version": 1 + len(setup_events),
+                                        "tokens": self.seeds.seal(tokens, f"creation:{retry.game_id}")}
+            game = Game._create(Game.Created, id=retry.game_id, **fields)
         game.begin(ruleset, self.seeds)
         game.record(setup_events, command=None)
-        self.save(game)
+        try:
+            self.save(game)
+        except IntegrityError:
+            # Another request with this key stored its game first (another node, at once).
+            earlier = self.replayed_creation(retry) if retry is not None else None
+            if earlier is None:
+                raise
+            return earlier
         return NewGame(game, seat_tokens, host_token, spectator_token)
+
+    def replayed_creation(self, retry: CreationRetry) -> NewGame | None:
+        """The game a creation with this key made, at the version its answer showed, with its
+        tokens; None if there is none. CreationKeyReused when it was made from another request
+        (or without a key, which no game with this id can have been)."""
+        stored = self.stored_events(retry.game_id, limit=1)
+        if not stored:
+            return None
+        record = getattr(stored[0], "creation_retry", None)
+        if record is None or not hmac.compare_digest(record["request"], retry.request):
+            raise CreationKeyReused(str(retry.game_id))
+        tokens = json.loads(self.seeds.open(record["tokens"], f"creation:{retry.game_id}"))
+        game = self._load_game(retry.game_id, version=record["version"])
+        return NewGame(game, tokens["seats"], tokens["host"], tokens["spectator"], replayed=True)
 
     def execute(self, game_id: UUID, seat: int, command: dict, game: Game | None = None,
                 dry_run: bool = False, reporter: str = "table",

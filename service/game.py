@@ -67,14 +67,22 @@ class Game(Aggregate):
 
     class Created(Aggregate.Created):
         """The creation record. Class version 2 added the spectator's token hash and whether
-        the game is public; games created before have no spectator token and are not public."""
+        the game is public; games created before have no spectator token and are not public.
+        Class version 3 added `creation_retry`: for a game created with an Idempotency-Key, what
+        a retry of that creation is answered with (Parley.create_game): the request's hash, the
+        version the creation answered, and the tokens, sealed as seeds are (service/seeds.py).
+        Games created before, or without a key, have none."""
 
-        class_version = 2
+        class_version = 3
 
         @staticmethod
         def upcast_v1_v2(state: dict) -> None:
             state["spectator_token_hash"] = None
             state["public"] = False
+
+        @staticmethod
+        def upcast_v2_v3(state: dict) -> None:
+            state["creation_retry"] = None
 
         ruleset_id: str
         ruleset_version: str
@@ -91,6 +99,7 @@ class Game(Aggregate):
         hash: str | None
         spectator_token_hash: str | None
         public: bool
+        creation_retry: dict | None
 
         def apply(self, game: Game) -> None:
             # Read from the store, the record carries the ruleset it names (GameMapper); on
@@ -105,7 +114,9 @@ class Game(Aggregate):
                  commitment: str | None, seed: str | None, options: dict | None,
                  content: dict | None, table_setup: dict | None,
                  salt: str | None = None, hash: str | None = None,
-                 spectator_token_hash: str | None = None, public: bool = False):
+                 spectator_token_hash: str | None = None, public: bool = False,
+                 creation_retry: dict | None = None):
+        # creation_retry stays in the creation record only (Parley.replayed_creation reads it there)
         self.ruleset_id = ruleset_id
         self.ruleset_version = ruleset_version
         self.seats = seats

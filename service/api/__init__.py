@@ -5,6 +5,7 @@ schema errors answer 400, and the bearer-token authentication every game resourc
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import http
 import json
@@ -217,6 +218,12 @@ ANSWER_HEADERS = {
                                 "schema": _digits()}},
     503: {"Retry-After": {"description": "Seconds after which the store may answer again", "schema": _digits()}},
 }
+
+
+def request_hash(sent) -> str:
+    """What an Idempotency-Key's request is compared by: the body as sent, canonical JSON."""
+    body = json.dumps(sent, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 def application() -> Parley:

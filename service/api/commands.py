@@ -5,9 +5,7 @@ hands it to the use case, service/commands.py, which answers a typed outcome; AN
 each outcome to its HTTP answer."""
 from __future__ import annotations
 
-import hashlib
 import io
-import json
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -22,7 +20,7 @@ from werkzeug.wsgi import get_content_length
 
 from domain.adjudication import SERVICE_RULE
 from service import UTF_8, commands, security_headers
-from service.api import Blueprint, application, authenticate, loads_strictly, operations
+from service.api import Blueprint, application, authenticate, loads_strictly, operations, request_hash
 from service.api.games import BEARER_AUTH, ETAG_HEADER, GameViewSchema
 from service.api.render import event_entry, game_view
 from service.errors import Problem
@@ -223,12 +221,6 @@ def _if_match(header: str | None) -> commands.IfMatch | None:
         return None
     tags = parse_etags(header)  # as werkzeug's request.if_match
     return commands.IfMatch(tags.star_tag, frozenset(tags.as_set()))
-
-
-def request_hash(sent) -> str:
-    """What an Idempotency-Key's command is compared by: the body as sent, canonical JSON."""
-    body = json.dumps(sent, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()
 
 
 # Outcomes as HTTP answers: (body, status, headers), or the problem raised ------------------

@@ -1,19 +1,25 @@
 """POST /games creates a game; GET /games/{id} shows it as the caller's seat sees it."""
 from __future__ import annotations
 
+import logging
 from uuid import UUID
 
 import marshmallow as ma
 from flask import current_app, request, url_for
 
+from domain.adjudication import SERVICE_RULE
 from domain.ruleset import InvalidCreation
-from service.api import Blueprint, application, authenticate
+from service.api import Blueprint, application, authenticate, request_hash
 from service.api.names import enforce_names, searched
 from service.api.render import check_creation, game_view
+from service.application import CreationKeyReused, CreationRetry
+from service.commands import KEY_PATTERN
 from service.errors import Problem
 from service.listing import Filters
+from service.seeds import SeedUnavailable
 from service.serving import offload
 
+log = logging.getLogger(__name__)
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Create a game, then read it with a seat's or the host's token.")
 
@@ -258,16 +264,46 @@ def list_games(query: dict):
     return {"games": games, "next": cursor}, 200, headers
 
 
+CREATION_KEY_LENGTH = 16   # the key fetches the game's tokens again: a secret, not a counter
+CREATION_KEY = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "schema": {"type": "string", "minLength": CREATION_KEY_LENGTH, "maxLength": 255, "pattern": r"^[\x21-\x7e]+$"},
+    "description": "Retry a creation safely: the same key with the same body answers the game the first "
+                   "request created, with the same tokens (header Idempotent-Replayed: true), from any node; "
+                   "with another body, 422 IDEMPOTENCY_KEY_REUSED. The key hands out the game's tokens, so it "
+                   f"is a secret: {CREATION_KEY_LENGTH} to 255 visible ASCII characters, random (a UUID will do), "
+                   "one per game."}
+REPLAYED_CREATION = {"Idempotent-Replayed": {
+    "description": "'true' on the answer to a retry whose Idempotency-Key created the game before: the first "
+                   "answer, nothing created again", "schema": {"type": "string", "enum": ["true"]}}}
+
+
+def _creation_retry() -> CreationRetry | None:
+    """The creation's Idempotency-Key with its request's hash, None without one (400 if malformed)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if len(key) < CREATION_KEY_LENGTH or not KEY_PATTERN.match(key):
+        raise Problem(400, f"A creation's Idempotency-Key is {CREATION_KEY_LENGTH} to 255 visible ASCII characters: "
+                      "a retry with it is answered with the game's tokens, so make it random (a UUID will do).",
+                      "INVALID_IDEMPOTENCY_KEY")
+    return CreationRetry(key, request_hash(request.get_json(silent=True)))
+
+
 @blp.route("", methods=["POST"])
-@blp.doc(operationId="createGame", responses={201: {"links": CREATED_LINKS}})
+@blp.doc(operationId="createGame", responses={201: {"links": CREATED_LINKS}}, parameters=[CREATION_KEY])
 @blp.arguments(CreateGameSchema, example={
     "ruleset": "corsairs-of-valeria", "players": [{"name": "Kira"}, {"name": "David"}],
     "chance": "server"})
 @blp.response(201, CreatedGameSchema, headers={
-    "Location": {"description": "The new game", "schema": {"type": "string"}}, **ETAG_HEADER})
+    "Location": {"description": "The new game", "schema": {"type": "string"}}, **ETAG_HEADER, **REPLAYED_CREATION})
 @blp.problems(400, 413, 415, 422, 503)
 def create_game(body: dict):
-    """Create a game: one bearer token per seat, and a host token that may act for any seat."""
+    """Create a game: one bearer token per seat, and a host token that may act for any seat.
+
+    With an Idempotency-Key, a retry of the same request (after a lost answer, on any node)
+    is answered with the game it created and its tokens, and creates nothing again."""
+    retry = _creation_retry()
     ruleset = current_app.config["RULESETS"].get(body["ruleset"])
     if ruleset is None:
         raise InvalidCreation([f"ruleset: there is no ruleset '{body['ruleset']}'; "
@@ -282,8 +318,17 @@ def create_game(body: dict):
     else:
         # Validating custom content can hold the CPU for a while: in a native thread (service/serving.py).
         offload(check_creation, ruleset, body["content"])
-    new = application().create_game(ruleset.id, players, body["chance"], body["options"],
-                                    body["content"], body["setup"], public=body["public"])
+    try:
+        new = application().create_game(ruleset.id, players, body["chance"], body["options"],
+                                        body["content"], body["setup"], public=body["public"], retry=retry)
+    except CreationKeyReused:
+        raise Problem(422, "This Idempotency-Key already created a game from another request; send a new key for a "
+                      "new game.", "IDEMPOTENCY_KEY_REUSED", section=SERVICE_RULE) from None
+    except SeedUnavailable as lost:
+        log.error("a creation's sealed tokens cannot be opened: %s", lost)
+        raise Problem(503, "The game this Idempotency-Key created keeps its tokens sealed with a key this server "
+                      "no longer holds, so the retry cannot be answered. The operator has been told.",
+                      "SEED_UNAVAILABLE") from None
     game = new.game
     created = {
         "id": game.id, "ruleset": game.ruleset_id, "ruleset_version": game.ruleset_version,
@@ -293,8 +338,10 @@ def create_game(body: dict):
                   for i, (n, t) in enumerate(zip(game.seats, new.seat_tokens, strict=False))],
         "chance": {"mode": game.chance_mode, "commitment": game.commitment},
     }
-    location = url_for("games.get_game", game_id=game.id)
-    return created, 201, {"Location": location, "ETag": f'"{game.version}"'}
+    headers = {"Location": url_for("games.get_game", game_id=game.id), "ETag": f'"{game.version}"'}
+    if new.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return created, 201, headers
 
 
 @blp.route("/<uuid:game_id>")

@@ -103,7 +103,8 @@ def test_by_default_games_go_to_an_sqlite_file_under_var_and_survive_a_restart(t
 def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
     """Happened and the snapshot's Game were reshaped (class version 2: idempotency keys),
     then Created and the snapshot's Game again (Created 2, Game 3: the spectator's token and
-    public games): records in the first shape, as stored before, are upcast when read."""
+    public games), then Created (3: a creation's Idempotency-Key): records in the first shape,
+    as stored before, are upcast when read."""
     import json
     import sqlite3
 
@@ -142,7 +143,8 @@ def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
                     for added in ("idempotency", "spectator_token_hash", "public"):
                         record["state"].pop(added)
                 elif topic.endswith("Game.Created"):
-                    assert record.pop("class_version") == 2
+                    assert record.pop("class_version") == 3
+                    assert record.pop("creation_retry") is None   # class version 3: a creation's key
                     record.pop("spectator_token_hash"), record.pop("public")
                 else:
                     continue
@@ -157,6 +159,7 @@ def test_records_stored_before_idempotency_keys_existed_still_load(tmp_path):
     assert after == before
     assert parley.get_game(game_id).idempotency == {}
     assert parley.get_game(game_id).spectator_token_hash is None and parley.get_game(game_id).public is False
+    assert parley.stored_events(game_id, limit=1)[0].creation_retry is None
     client = app.test_client()
     reopened = type(game)(client, game.created)
     if reopened.legal():

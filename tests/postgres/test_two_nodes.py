@@ -82,6 +82,31 @@ def test_both_nodes_list_the_same_games_and_play_each_others(nodes):
     assert {g["id"]: g["version"] for g in listed(b)}[game["id"]] == version
 
 
+def test_a_creation_retried_on_the_other_node_answers_the_first_game(nodes):
+    """A creation whose answer was lost (its node died) is retried on the other node with its
+    Idempotency-Key: the same game and tokens, nothing created twice; sent to both nodes at
+    once, the store's uniqueness leaves one game, and both answers carry its tokens."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    a, b = HTTP(nodes[0].base), HTTP(nodes[1].base)
+    body = {"ruleset": "corsairs-of-valeria", "chance": "server", "players": [{"name": "Retry A"}, {"name": "Retry B"}]}
+    key = {"Idempotency-Key": f"create-{uuid.uuid4()}"}
+    first = a.post("/games", body, headers=key)
+    again = b.post("/games", body, headers=key)
+    assert first.status_code == again.status_code == 201, (first.text, again.text)
+    assert again.json() == first.json() and again.headers["Idempotent-Replayed"] == "true"
+    assert b.get(f"/games/{first.json()['id']}", again.json()["host_token"]).status_code == 200
+    for attempt in range(5):
+        raced = {**body, "players": [{"name": f"Race {attempt}"}, {"name": "Other"}]}
+        key = {"Idempotency-Key": f"create-{uuid.uuid4()}"}
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda node, raced=raced, key=key: node.post("/games", raced, headers=key),
+                                    (HTTP(a.base), HTTP(b.base))))
+        assert [r.status_code for r in answers] == [201, 201], [r.text for r in answers]
+        assert answers[0].json() == answers[1].json()
+        assert len(listed(a, player=f"Race {attempt}")) == 1
+
+
 def test_games_continue_on_the_other_node_when_one_is_killed_mid_game(nodes):
     a, b = nodes
     killed = []
