@@ -5,8 +5,9 @@ send(app, request, game, caught_up) answers one of the outcomes below; the HTTP 
 
 1. the seat acted for: the host token names it (SeatRequired; NO_SUCH_SEAT), a seat's token
    may name only its own (NotYourSeat), a spectator's token acts for none (SpectatorsOnlyRead);
-2. an Idempotency-Key (not on a dry run): a malformed one (BadIdempotencyKey); one already
-   accepted with this body answers its first result (Replayed), with another body KeyReused;
+2. an Idempotency-Key: a malformed one (BadIdempotencyKey, a dry run's too); unless on a dry run,
+   one already accepted with this body answers its first result (Replayed), with another body
+   KeyReused;
 3. If-Match (PreconditionFailed);
 4. admission (domain/adjudication.py): the command type and its schema (Refused, DoesNotMatchSchema);
 5. the body's expected_version (VersionConflict);
@@ -186,7 +187,9 @@ def _attempt(app: Parley, request: CommandRequest, game: Game, caught_up: bool) 
     expected = command.pop("expected_version", None)
     try:
         seat = _seat(request.caller, asked_seat, len(game.seats))
-        key = None if request.dry_run else _idempotency(request)
+        key = _idempotency(request)   # a malformed key is refused even on a dry run, which then ignores it
+        if request.dry_run:
+            key = None
         earlier = _earlier(game, key)
         if earlier is not None:
             return _replayed(app, request.game_id, earlier)
