@@ -129,6 +129,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "options.scanning_the_horizon": ("Variants", "TA-29"),
     "options.chaos_on_the_high_seas": ("Variants", "TA-30"),
     "options.sudden_death_max_turns": ("Victory and End of Game", "TA-6"),
+    "options.ship_colors": ("Setup 1", "TP-20"),
     "content.colors": ("Contents", ""),
     "content.handSize": ("Setup 3", ""),
     "content.handLimit": ("Player Turn", ""),

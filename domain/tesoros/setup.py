@@ -42,6 +42,11 @@ OPTIONS_SCHEMA: dict = {
                                                   "the Play Deck after dealing (TA-30)."},
         "sudden_death_max_turns": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 40,
                                    "description": "TA-6: turns of sudden death after which the tied leaders share the win."},
+        "ship_colors": {"type": ["array", "null"], "items": {"type": "string", "maxLength": 30}, "minItems": 2,
+                        "maxItems": 4, "uniqueItems": True, "default": None,
+                        "description": "[Setup 1] each player chooses a Ship color: the colors chosen, in seat order, "
+                                       "one for each player, from the content's colors (the reference content's: brown, "
+                                       "white, grey, black). null: the content's colors in seat order (TP-20)."},
     },
 }
 
@@ -130,6 +135,7 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     problems += _variant_problems(opts, usable)
     content, content_errors, sound = _content(content)
     problems += content_errors
+    problems += _color_problems(usable["ship_colors"], n if count_ok else None, content["colors"] if sound else None)
     events = [e["id"] for e in content["events"]] if sound else None
     using = None
     if events is not None:
@@ -153,6 +159,20 @@ def setup(players: list[str], options: dict | None, content: dict | None, chance
     return _setup_events(players, opts, content, chance, events, table)
 
 
+
+
+def _color_problems(chosen: list | None, n: int | None, colors: list | None) -> list[str]:
+    """[Setup 1] "Each Player choses a Ship color" (TP-20): one for each player, of the content's
+    (the content's own check holds them to the printed four)."""
+    if chosen is None:
+        return []
+    out = []
+    if n is not None and len(chosen) != n:
+        out.append(f"options.ship_colors: one color for each of the {n} players, in seat order, not {len(chosen)}")
+    if colors is not None:
+        out += [f"options.ship_colors.{i}: {kit.spelled(c)} is not a Ship color of this content ({', '.join(colors)})"
+                for i, c in enumerate(chosen) if c not in colors]
+    return out
 
 
 def _variant_problems(opts: dict, usable: dict) -> list[str]:
@@ -251,7 +271,8 @@ def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t
 
 def _setup_events(players: list[str], opts: dict, content: dict, chance, events: list, table: dict) -> list[dict]:
     in_play = table["in_play"]
-    out = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=content["colors"][:len(players)]),
+    colors = opts["ship_colors"] or content["colors"][:len(players)]   # [Setup 1] chosen (TP-20), else in order
+    out = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=colors),
            {"type": "EventsPlacedUnderAnchor", "count": len(in_play), "events": sorted(in_play),
             "out_of_game": sorted(set(events) - set(in_play)), "face_up": table["face_up"],
             "shuffled_into_deck": opts["chaos_on_the_high_seas"]},

@@ -152,3 +152,25 @@ def test_all_three_variants_with_no_event_name_each_option_once():
     found = problems(options={"pact_of_the_waves": 0, "scanning_the_horizon": True, "chaos_on_the_high_seas": True})
     assert [(p.split(": ", 1)[0], p[-7:]) for p in found] == [
         ("options.chaos_on_the_high_seas", "(TP-13)"), ("options.scanning_the_horizon", "(TP-14)")], found
+
+
+def test_each_player_chooses_a_ship_color():
+    """[Setup 1] "Each Player choses a Ship color" (TP-20): the colors in seat order, one each,
+    of the content's; without the option the content's order, as before."""
+    chosen = R.setup(["Juan", "Diego", "Ana"], {"ship_colors": ["black", "brown", "grey"]}, None,
+                     ServerChance(SEED, 0), None)
+    state = R.initial_state()
+    for e in chosen:
+        state = R.evolve(state, e)
+    assert [(s.name, s.color) for s in state.seats] == [("Juan", "black"), ("Diego", "brown"), ("Ana", "grey")]
+    assert R.setup(["Juan", "Diego"], None, None, ServerChance(SEED, 0), None)[0]["colors"] == ["brown", "white"]
+    for options, field, words in (({"ship_colors": ["black"]}, "options.ship_colors", "is too short"),
+                                  ({"ship_colors": ["black", "brown", "grey"]}, "options.ship_colors",
+                                   "one color for each of the 2 players"),
+                                  ({"ship_colors": ["black", "pink"]}, "options.ship_colors.1",
+                                   "'pink' is not a Ship color of this content (brown, white, grey, black)"),
+                                  ({"ship_colors": ["black", "black"]}, "options.ship_colors", "non-unique")):
+        with pytest.raises(InvalidCreation) as refused:
+            R.setup(["Juan", "Diego"], options, None, ServerChance(SEED, 0), None)
+        (problem,) = refused.value.problems
+        assert problem.startswith(f"{field}: ") and words in problem and problem.endswith("[Setup 1] (TP-20)"), problem
