@@ -20,7 +20,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from typing import cast
-from uuid import UUID, uuid5
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import EventStore, IntegrityError, InternalError
@@ -54,12 +54,6 @@ class NewGame:
     replayed: bool = False   # the answer to a retry of an earlier creation (CreationRetry)
 
 
-# A creation sent with an Idempotency-Key makes the game whose id is this namespace's UUID 5 of
-# the key: a retry reaches the same game from any node, and two nodes creating it at once meet
-# on the event store's uniqueness (one insert fails, and answers as a retry).
-CREATION_KEYS = UUID("4b1d8a52-7c1e-5f0e-9a7d-3c2f6e1b8d40")
-
-
 @dataclass(frozen=True)
 class CreationRetry:
     """A creation's Idempotency-Key (as sent) and its request's hash (SHA-256 of the body's
@@ -68,9 +62,16 @@ class CreationRetry:
     key: str
     request: str
 
-    @property
-    def game_id(self) -> UUID:
-        return uuid5(CREATION_KEYS, self.key)
+
+def creation_ids(seeds: SeedKeys, retry: CreationRetry) -> list[UUID]:
+    """The ids a creation with this key may have made its game under: one for each seed key,
+    the sealing key's first (new games take it). The id is the key's HMAC under a server
+    secret, not a public hash: the game list shows ids to anyone, and an id computed from the
+    key alone would let them test guesses of a weak key offline, then fetch its tokens. So a
+    retry reaches the game from any node (they share the keys), two nodes creating it at once
+    meet on the event store's uniqueness, and an id says nothing of its key."""
+    return [UUID(bytes=digest[:16], version=4)
+            for digest in seeds.digests(b"parley creation key\n" + retry.key.encode())]
 
 
 class CreationKeyReused(Exception):
@@ -240,10 +241,11 @@ class Parley(Application):
         if retry is None:
             game = Game(**fields)
         else:
+            game_id = creation_ids(self.seeds, retry)[0]
             tokens = json.dumps({"seats": seat_tokens, "host": host_token, "spectator": spectator_token})
             fields["creation_retry"] = {"request": retry.request, "version": 1 + len(setup_events),
-                                        "tokens": self.seeds.seal(tokens, f"creation:{retry.game_id}")}
-            game = Game._create(Game.Created, id=retry.game_id, **fields)
+                                        "tokens": self.seeds.seal(tokens, f"creation:{game_id}")}
+            game = Game._create(Game.Created, id=game_id, **fields)
         game.begin(ruleset, self.seeds)
         game.record(setup_events, command=None)
         try:
@@ -257,18 +259,20 @@ class Parley(Application):
         return NewGame(game, seat_tokens, host_token, spectator_token)
 
     def replayed_creation(self, retry: CreationRetry) -> NewGame | None:
-        """The game a creation with this key made, at the version its answer showed, with its
-        tokens; None if there is none. CreationKeyReused when it was made from another request
+        """The game a creation with this key made (under any of the seed keys), at the version its
+        answer showed, with its tokens; None if there is none. CreationKeyReused when it was made from another request
         (or without a key, which no game with this id can have been)."""
-        stored = self.stored_events(retry.game_id, limit=1)
-        if not stored:
-            return None
-        record = getattr(stored[0], "creation_retry", None)
-        if record is None or not hmac.compare_digest(record["request"], retry.request):
-            raise CreationKeyReused(str(retry.game_id))
-        tokens = json.loads(self.seeds.open(record["tokens"], f"creation:{retry.game_id}"))
-        game = self._load_game(retry.game_id, version=record["version"])
-        return NewGame(game, tokens["seats"], tokens["host"], tokens["spectator"], replayed=True)
+        for game_id in creation_ids(self.seeds, retry):
+            stored = self.stored_events(game_id, limit=1)
+            if not stored:
+                continue
+            record = getattr(stored[0], "creation_retry", None)
+            if record is None or not hmac.compare_digest(record["request"], retry.request):
+                raise CreationKeyReused(str(game_id))
+            tokens = json.loads(self.seeds.open(record["tokens"], f"creation:{game_id}"))
+            game = self._load_game(game_id, version=record["version"])
+            return NewGame(game, tokens["seats"], tokens["host"], tokens["spectator"], replayed=True)
+        return None
 
     def execute(self, game_id: UUID, seat: int, command: dict, game: Game | None = None,
                 dry_run: bool = False, reporter: str = "table",

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import os
 import secrets
 import time
@@ -70,6 +71,7 @@ class SeedKeys:
         if not decoded:
             raise ValueError("no seed key")
         self._sealing = decoded[0]
+        self._keys = decoded
         self._by_id = {_key_id(k): AESGCM(k) for k in decoded}
         # Seeds opened lately, by (sealed seed, commitment): a game's seed is opened for every
         # command it is sent. This process holds the keys that open them anyway; bounded.
@@ -86,6 +88,12 @@ class SeedKeys:
         nonce = secrets.token_bytes(12)
         box = AESGCM(self._sealing).encrypt(nonce, seed.encode(), commitment.encode())
         return PREFIX + _key_id(self._sealing) + ":" + base64.urlsafe_b64encode(nonce + box).decode()
+
+    def digests(self, label: bytes) -> list[bytes]:
+        """HMAC-SHA256 of `label` under each key, the sealing key's first: a value only this
+        server can derive from `label` (a creation's game id from its Idempotency-Key), found
+        again under an older key after a rotation."""
+        return [hmac.new(key, label, hashlib.sha256).digest() for key in self._keys]
 
     def open(self, stored: str, commitment: str) -> str:
         """The seed a record holds: sealed (opened here) or, stored before sealing, as it is."""

@@ -78,18 +78,32 @@ def _node(path, seed_keys: str = SHARED_KEY):
                                        "PARLEY_SEED_KEYS": seed_keys}})
 
 
-def test_a_retry_on_a_node_without_the_sealing_key_is_503_and_creates_nothing(tmp_path):
-    a = _node(tmp_path / "keys.sqlite")
-    b = _node(tmp_path / "keys.sqlite", seed_keys="3vas0PZfgfeAK3ukKta5SrJI5aSki2RnvWyGC0KQPJQ=")
+OTHER_KEY = "3vas0PZfgfeAK3ukKta5SrJI5aSki2RnvWyGC0KQPJQ="
+
+
+def test_the_game_id_is_the_servers_secret_not_the_keys_hash(tmp_path):
+    """The game list shows every id: an id derived from the key alone would let anyone test
+    guesses of a weak key offline (the contract audit of 2026-12-03 found one in 100,000 tries)
+    and then fetch the game's tokens. The same key on servers with other seed keys gives other
+    ids; after a rotation (a new key first, the old kept) a retry still finds its game."""
+    a = _node(tmp_path / "one.sqlite")
+    other = _node(tmp_path / "two.sqlite", seed_keys=OTHER_KEY)
     try:
-        headers = keyed()
-        assert a.test_client().post("/games", json=BODY, headers=headers).status_code == 201
-        lost = b.test_client().post("/games", json=BODY, headers=headers)
-        assert lost.status_code == 503 and lost.get_json()["code"] == "SEED_UNAVAILABLE"
-        assert "token" in lost.get_json()["detail"] and len(listed(b.test_client(), "Kira")) == 1
+        headers = keyed("weak-but-long-key-1")
+        first = a.test_client().post("/games", json=BODY, headers=headers).get_json()
+        elsewhere = other.test_client().post("/games", json=BODY, headers=headers).get_json()
+        assert first["id"] != elsewhere["id"]
+        assert uuid.UUID(first["id"]).version == 4   # like any game's: it does not say it was keyed
     finally:
         a.extensions["parley"].close()
-        b.extensions["parley"].close()
+        other.extensions["parley"].close()
+    rotated = _node(tmp_path / "one.sqlite", seed_keys=f"{OTHER_KEY},{SHARED_KEY}")
+    try:
+        again = rotated.test_client().post("/games", json=BODY, headers=headers)
+        assert again.status_code == 201 and again.get_json() == first and again.headers["Idempotent-Replayed"] == "true"
+        assert len(listed(rotated.test_client(), "Kira")) == 1
+    finally:
+        rotated.extensions["parley"].close()
 
 
 def test_a_retry_on_another_node_answers_the_first_game(tmp_path):
