@@ -629,7 +629,9 @@ def test_an_http_1_1_request_without_a_valid_host_is_400_on_every_route(server):
                         headers={"Authorization": f"Bearer {created['host_token']}"}).json()
     assert game["version"] == created["version"]   # the command without Host was not acted on
     for fine in (b"GET /healthz HTTP/1.0\r\n\r\n", b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:8000\r\nConnection: close\r\n\r\n",
-                 b"GET /healthz HTTP/1.1\r\nHost: [::1]:8000\r\nConnection: close\r\n\r\n"):
+                 b"GET /healthz HTTP/1.1\r\nHost: [::1]:8000\r\nConnection: close\r\n\r\n",
+                 # RFC 9110 7.2: a target without an authority is sent with an empty Host, a valid value
+                 b"GET /healthz HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n"):
         assert _answer(server, fine)[0].split(b" ")[1] == b"200", fine
     head, answer = _answer(server, command.replace(b"%s", b"Host: parley\r\n"))
     assert head.startswith(b"HTTP/1.1 200 "), (head, answer)
