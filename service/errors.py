@@ -114,6 +114,26 @@ def problem_response(status: int, detail: str, code: str | None = None,
     return body, status, {"Content-Type": PROBLEM_JSON, **(headers or {})}
 
 
+# gunicorn's own refusals, in words: its messages quote the exception's own text, a Python
+# tuple for an HTTP version ("Invalid HTTP Version 'Invalid HTTP Version: (2, 0)'").
+_SERVER_WORDS = (
+    ("Invalid HTTP Version", "Only HTTP/1.0 and HTTP/1.1 are served."),
+    ("Invalid Request Line", "The request line is not of the form: METHOD /path HTTP/1.1."),
+    ("Invalid Method", "The request's method is not a valid HTTP method."),
+    ("Error parsing headers", "The request has too many header fields, or one too large."),
+)
+
+
+def server_words(status: int, detail: str) -> str:
+    """The HTTP server's refusal (its message) in the words of Parley's own problems."""
+    for prefix, words in _SERVER_WORDS:
+        if detail.startswith(prefix):
+            return words
+    if status == 417:
+        return "Only 'Expect: 100-continue' is understood."
+    return detail
+
+
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
     """A whole HTTP/1.1 response carrying a problem, for the HTTP server's own refusals (the
     request never reached Flask, so its path is unknown: instance is empty). It carries what
@@ -131,7 +151,7 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
     except ValueError:
         code = CODES.get(status, "ERROR")
     body = json.dumps({"type": TYPE_BASE + code.lower().replace("_", "-"), "title": reason,
-                       "status": status, "detail": detail, "instance": "", "code": code}).encode()
+                       "status": status, "detail": server_words(status, detail), "instance": "", "code": code}).encode()
     headers = {"Date": formatdate(usegmt=True),  # RFC 9110 6.6.1: an origin server with a clock sends it
                "Connection": "close", "Content-Type": PROBLEM_JSON, "Content-Length": str(len(body)),
                **security_headers(public=False, page=False), "X-Request-ID": uuid.uuid4().hex}

@@ -310,6 +310,23 @@ def test_the_http_servers_other_refusals_are_problems_named_by_their_status(serv
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("request_bytes", "status", "words"), [
+    (b"GET /healthz HTTP/2.0\r\nHost: parley\r\n\r\n", 400, "Only HTTP/1.0 and HTTP/1.1 are served."),
+    (b"GARBAGE\r\n\r\n", 400, "The request line is not of the form: METHOD /path HTTP/1.1."),
+    (b"POST /games HTTP/1.1\r\nHost: parley\r\nExpect: foo\r\nContent-Length: 2\r\n\r\n{}", 417,
+     "Only 'Expect: 100-continue' is understood."),
+    (b"GET /healthz HTTP/1.1\r\nHost: parley\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(120)) + b"\r\n",
+     431, "The request has too many header fields, or one too large."),
+])
+def test_the_http_servers_refusals_are_in_words_not_its_exceptions(server, request_bytes, status, words):
+    """gunicorn's messages quote its exceptions ("Invalid HTTP Version 'Invalid HTTP Version:
+    (2, 0)'", the contract audit of 2026-12-03): the problem says what is wrong in words."""
+    head, problem = _answer(server, request_bytes)
+    assert head.startswith(b"HTTP/1.1 %d " % status), head
+    assert problem["detail"] == words
+
+
+@pytest.mark.slow
 def test_requests_are_served_meanwhile_on_one_kept_alive_connection(server):
     session = requests.Session()
     body = {"ruleset": "league-of-pirates", "players": [{"name": "A"}, {"name": "B"}]}
