@@ -266,8 +266,12 @@ def _costly_words() -> str:
             "replays.replay_export": "replays"}.get(request.endpoint or "", "requests")
 
 
-def _too_many(limit: RateLimitItem, what: str) -> Problem:
-    return Problem(429, f"Too many {what} from your address: at most {limit}. "
+def _too_many(limit: RateLimitItem, what: str, cost: int = 1) -> Problem:
+    """The 429; for a request that spends more than one (a game created with custom content),
+    what it spends, so that a budget not yet at 0 (X-RateLimit-Remaining) is not a puzzle."""
+    costs = (f" A game created with custom content counts as {cost}, more than is left of the budget."
+             if cost > 1 else "")
+    return Problem(429, f"Too many {what} from your address: at most {limit}.{costs} "
                         "Wait as long as Retry-After says, then send it again.", "RATE_LIMITED")
 
 
@@ -315,11 +319,12 @@ def install(app: Flask) -> Limits | None:
         @wraps(view)
         def limited(*args, **kwargs):
             if not _not_costly():
+                cost = _cost()
                 counted = budgets.spend(costly, (KEY_PREFIX, client_address(request.remote_addr), request.endpoint),
-                                        _cost())
+                                        cost)
                 g.rate_limit = counted
                 if not counted.allowed:
-                    raise _too_many(costly, _costly_words())
+                    raise _too_many(costly, _costly_words(), cost)
             return view(*args, **kwargs)
         return limited
 

@@ -213,7 +213,8 @@ def _digits() -> dict:  # a header holding a whole number
 ANSWER_HEADERS = {
     429: {"Retry-After": {"description": "Seconds until the budget spent allows a request again", "schema": _digits()},
           "X-RateLimit-Limit": {"description": "The budget's requests a window", "schema": _digits()},
-          "X-RateLimit-Remaining": {"description": "What is left of it (0)", "schema": _digits()},
+          "X-RateLimit-Remaining": {"description": "What is left of it: 0, or less than the request costs (a game "
+                                                    "created with custom content costs 20)", "schema": _digits()},
           "X-RateLimit-Reset": {"description": "When the window frees a request, in seconds since the epoch",
                                 "schema": _digits()}},
     503: {"Retry-After": {"description": "Seconds after which the store may answer again", "schema": _digits()}},

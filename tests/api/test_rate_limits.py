@@ -170,6 +170,16 @@ def test_a_game_with_custom_content_spends_more_of_the_creation_budget():
     env = {"REMOTE_ADDR": "10.0.0.5"}
     codes = [client.post("/games", json=custom, environ_base=env).status_code for _ in range(3)]
     assert codes == [201, 201, 429]
+    # the budget spent, a plain game waits too; with one left, a plain one is made and a custom one told why not
+    assert client.post("/games", json=NEW_GAME, environ_base=env).status_code == 429
+    app.extensions["parley"].close()
+    app = limited_app(RATE_LIMIT_COSTLY=f"{CUSTOM_CONTENT_COST + 1} per minute")
+    client = app.test_client()
+    assert client.post("/games", json=custom, environ_base=env).status_code == 201
+    refused = client.post("/games", json=custom, environ_base=env)
+    assert refused.status_code == 429 and refused.headers["X-RateLimit-Remaining"] == "1"
+    assert f"counts as {CUSTOM_CONTENT_COST}, more than is left" in refused.get_json()["detail"]
+    assert client.post("/games", json=NEW_GAME, environ_base=env).status_code == 201
     app.extensions["parley"].close()
 
 
