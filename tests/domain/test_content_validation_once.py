@@ -73,3 +73,19 @@ def test_content_with_very_many_problems_is_not_kept():
     assert len(first) > kit.CHECKED_PROBLEMS_KEPT
     assert kit.custom_content_problems(validator, content) == first
     assert Counting.calls == 2
+
+
+def test_content_equal_but_for_key_order_gets_its_own_problems():
+    """The schema's problems at one path follow the content's key order; a cache keyed by the
+    content sorted gave the second order the first one's list, and a golden fingerprint then
+    depended on the test run before it."""
+    import jsonschema
+
+    from domain import kit
+
+    validator = jsonschema.Draft202012Validator({"type": "object", "propertyNames": {"pattern": "^id"}})
+    one, other = {"zeta": 1, "alpha": 2}, {"alpha": 2, "zeta": 1}   # two problems at one path each
+    first = kit.custom_content_problems(validator, one)
+    second = kit.custom_content_problems(validator, other)
+    assert first == kit.schema_problems(validator, one, "content")
+    assert second == kit.schema_problems(validator, other, "content") and second != first
