@@ -13,6 +13,7 @@ PARLEY_). Without any, games go to an SQLite file under ./var/.
 """
 from __future__ import annotations
 
+import datetime
 import hmac
 import json
 import os
@@ -76,6 +77,15 @@ def creation_ids(seeds: SeedKeys, retry: CreationRetry) -> list[UUID]:
 
 class CreationKeyReused(Exception):
     """An Idempotency-Key already used to create a game with another request body."""
+
+
+class CreationKeyExpired(Exception):
+    """An Idempotency-Key whose game was created longer ago than CREATION_RETRY_WINDOW."""
+
+
+# How long a creation's key answers its retries: long enough for any client's retry, short
+# enough that a key leaked later (a log, a script) no longer hands out the game's tokens.
+CREATION_RETRY_WINDOW = datetime.timedelta(hours=24)
 
 
 DEFAULT_ENV = {
@@ -260,8 +270,9 @@ class Parley(Application):
 
     def replayed_creation(self, retry: CreationRetry) -> NewGame | None:
         """The game a creation with this key made (under any of the seed keys), at the version its
-        answer showed, with its tokens; None if there is none. CreationKeyReused when it was made from another request
-        (or without a key, which no game with this id can have been)."""
+        answer showed, with its tokens; None if there is none. CreationKeyReused when it was
+        made from another request (or without a key, which no game with this id can have been);
+        CreationKeyExpired past CREATION_RETRY_WINDOW."""
         for game_id in creation_ids(self.seeds, retry):
             stored = self.stored_events(game_id, limit=1)
             if not stored:
@@ -269,6 +280,8 @@ class Parley(Application):
             record = getattr(stored[0], "creation_retry", None)
             if record is None or not hmac.compare_digest(record["request"], retry.request):
                 raise CreationKeyReused(str(game_id))
+            if datetime.datetime.now(datetime.UTC) - stored[0].timestamp > CREATION_RETRY_WINDOW:
+                raise CreationKeyExpired(str(game_id))
             tokens = json.loads(self.seeds.open(record["tokens"], f"creation:{game_id}"))
             game = self._load_game(game_id, version=record["version"])
             return NewGame(game, tokens["seats"], tokens["host"], tokens["spectator"], replayed=True)

@@ -23,9 +23,12 @@ The keys (SeedKeys.from_environment):
 
 Rotation: put a new key first and keep the old ones after it. New games are sealed with the
 new key; a game sealed with an old one still opens. An old key may go once every game sealed
-with it has ended (its seed is public then). A lost key: every unfinished server-chance game
-sealed with it cannot go on (SeedUnavailable: its next roll cannot be decided); finished ones
-are unaffected (their seed is in their GameEnded event).
+with it has ended (its seed is public then). The keys also seal the tokens of a game created
+with an Idempotency-Key and derive its id (service/application.py, creation_ids): once its
+key is gone, a retry of that creation is a new creation (retries are answered for a day
+only). A lost key: every unfinished server-chance game sealed with it cannot go on
+(SeedUnavailable: its next roll cannot be decided); finished ones are unaffected (their seed
+is in their GameEnded event).
 """
 from __future__ import annotations
 

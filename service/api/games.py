@@ -12,7 +12,7 @@ from domain.ruleset import InvalidCreation
 from service.api import Blueprint, application, authenticate, request_hash
 from service.api.names import enforce_names, searched
 from service.api.render import check_creation, game_view
-from service.application import CreationKeyReused, CreationRetry
+from service.application import CREATION_RETRY_WINDOW, CreationKeyExpired, CreationKeyReused, CreationRetry
 from service.commands import KEY_PATTERN
 from service.errors import Problem
 from service.listing import Filters
@@ -324,11 +324,16 @@ def create_game(body: dict):
     except CreationKeyReused:
         raise Problem(422, "This Idempotency-Key already created a game from another request; send a new key for a "
                       "new game.", "IDEMPOTENCY_KEY_REUSED", section=SERVICE_RULE) from None
+    except CreationKeyExpired:
+        hours = int(CREATION_RETRY_WINDOW.total_seconds() // 3600)
+        raise Problem(422, f"This Idempotency-Key created its game more than {hours} hours ago: a retry no longer "
+                      "answers it. Send a new key for a new game.", "IDEMPOTENCY_KEY_EXPIRED",
+                      section=SERVICE_RULE) from None
     except SeedUnavailable as lost:
         log.error("a creation's sealed tokens cannot be opened: %s", lost)
         raise Problem(503, "The game this Idempotency-Key created keeps its tokens sealed with a key this server "
-                      "no longer holds, so the retry cannot be answered. The operator has been told.",
-                      "SEED_UNAVAILABLE") from None
+                      "no longer holds, so this retry cannot be answered, now or later. The operator has been "
+                      "told.", "SEED_UNAVAILABLE") from None
     game = new.game
     created = {
         "id": game.id, "ruleset": game.ruleset_id, "ruleset_version": game.ruleset_version,

@@ -156,3 +156,19 @@ def test_two_nodes_creating_with_one_key_at_once_make_one_game(tmp_path, monkeyp
     finally:
         a.extensions["parley"].close()
         b.extensions["parley"].close()
+
+
+def test_a_creation_key_answers_its_retries_for_a_day_only(client, monkeypatch):
+    """A key leaked later (a log, a shared script) must not hand out the game's tokens for ever:
+    past CREATION_RETRY_WINDOW (24 hours) a retry is 422 IDEMPOTENCY_KEY_EXPIRED, nothing made."""
+    import datetime
+
+    from service import application as module
+
+    assert datetime.timedelta(hours=24) == module.CREATION_RETRY_WINDOW
+    headers = keyed()
+    assert client.post("/games", json=BODY, headers=headers).status_code == 201
+    monkeypatch.setattr(module, "CREATION_RETRY_WINDOW", datetime.timedelta(0))
+    late = client.post("/games", json=BODY, headers=headers)
+    assert late.status_code == 422 and late.get_json()["code"] == "IDEMPOTENCY_KEY_EXPIRED"
+    assert "token" not in late.get_data(as_text=True) and len(listed(client, "Kira")) == 1

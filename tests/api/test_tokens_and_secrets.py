@@ -16,7 +16,7 @@ import pytest
 from service import create_app
 from tests.domain.chrono.table import LAYOUT as CHRONO_LAYOUT
 from tests.fakes import hoard
-from tests.fakes.http import bearer, create
+from tests.fakes.http import Seated, bearer, create
 from tests.playouts.leaks import texts
 
 PROBLEM = "application/problem+json"
@@ -300,6 +300,12 @@ def test_no_token_is_anywhere_in_the_sqlite_file(tmp_path):
                       "PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)}})
     client = app.test_client()
     games = [create(client) for _ in range(3)]
+    # a game created with an Idempotency-Key keeps its tokens too, sealed, for its retries
+    keyed = client.post("/games", json={"ruleset": hoard.RULESET.id, "chance": "server",
+                                        "players": [{"name": "Kira"}, {"name": "David"}]},
+                        headers={"Idempotency-Key": "secrets-test-creation-key-0001"})
+    assert keyed.status_code == 201
+    games.append(Seated(client, keyed.get_json()))
     for game in games:
         game.play_to_the_end(random.Random(1))
     app.extensions["parley"].close()
@@ -307,7 +313,13 @@ def test_no_token_is_anywhere_in_the_sqlite_file(tmp_path):
     with sqlite3.connect(db) as connection:
         tables = [r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         rows = [r for t in tables for r in connection.execute(f'SELECT * FROM "{t}"')]
+        snapshots = [bytes(r[0]) for r in connection.execute("SELECT state FROM stored_snapshots")]
+        created = [json.loads(bytes(r[0])) for r in connection.execute(
+            "SELECT state FROM stored_events WHERE topic LIKE '%Game.Created'")]
     assert "stored_events" in tables and len(rows) > 20
+    (sealed,) = [c["creation_retry"]["tokens"] for c in created if c.get("creation_retry")]
+    assert sealed.startswith("sealed:1:") and snapshots   # in the creation record only, sealed
+    assert not any(b"creation_retry" in state or sealed.encode() in state for state in snapshots)
     blob += repr(rows).encode()
     assert hashlib.sha256(games[0].created["host_token"].encode()).hexdigest().encode() in blob
     for game in games:
