@@ -79,10 +79,13 @@ def test_an_idempotency_key_replays_its_first_result(app, game_id):
 
 
 def test_a_dry_run_stores_nothing_and_ignores_the_key(app, game_id):
-    outcome = send(app, game_id, 0, {"type": "draw"}, dry_run=True, idempotency_key="bad key")
+    outcome = send(app, game_id, 0, {"type": "draw"}, dry_run=True, idempotency_key="dry-key-1")
     assert isinstance(outcome, commands.DryRunAnswer) and outcome.version == 5
     assert outcome.game.version == 7 and len(outcome.events) == 2
     assert app.get_game(game_id).version == 5
+    # but not a malformed key: the header breaks the contract whatever the request is
+    malformed = send(app, game_id, 0, {"type": "draw"}, dry_run=True, idempotency_key="bad key")
+    assert isinstance(malformed, commands.BadIdempotencyKey) and app.get_game(game_id).version == 5
 
 
 def test_a_command_overtaken_by_another_is_decided_again_unless_it_named_a_version(app, game_id):
