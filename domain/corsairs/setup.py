@@ -143,9 +143,10 @@ def _table_problems(chance, table_setup: dict | None, n: int | None, content: di
         enabled = [c["id"] for c in content["captains"] if c.get("enabled", True)]
         tiles = [t["id"] for t in content["tracks"]]
         if n is not None and (len(captains) != n or len(set(captains)) != n or not set(captains) <= set(enabled)):
-            problems.append(f"setup.captains: one distinct captain for each of the {n} seats, from {enabled}")
+            problems.append(f"setup.captains: one distinct captain for each of the {n} seats, "
+                            f"from {', '.join(map(str, enabled))}")
         if len(set(used)) != 3 or not set(used) <= set(tiles):
-            problems.append(f"setup.track: three different tracks from {tiles}")
+            problems.append(f"setup.track: three different tracks from {', '.join(map(str, tiles))}")
         return problems
     if n is not None and (len(captains) != n or len(set(captains)) != n):
         problems.append(f"setup.captains: one distinct captain for each of the {n} seats")

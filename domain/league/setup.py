@@ -62,7 +62,8 @@ def content_problems(content: dict) -> list[str]:
             got = Counter(c["role"] for c in content["coins"] if c["set"] == coin_set and c["color"] == color)
             if got != want:
                 problems.append(f"coins: the {coin_set} set's {color} league must be 1 captain, 1 quartermaster, "
-                                f"1 sailingMaster, 1 surgeon and 3 mates; it is {dict(got)} [Set Up] (LP-A1)")
+                                f"1 sailingMaster, 1 surgeon and 3 mates; it is "
+                                f"{', '.join(f'{n} {k}' for k, n in got.items())} [Set Up] (LP-A1)")
     faces = set(content["skillDie"]["faces"])
     for c in content["coins"]:
         if set(c["skills"]) != faces:

@@ -111,8 +111,10 @@ def _after(d: Draft) -> None:
             if given is not None and (not isinstance(given, list) or len(given) != d.used[f]):
                 if given:
                     d.chance.require_host(f)   # TM-1: a seat is refused alike, whatever it drew
+                took_known = f == "drawn" and d.before.deck_top is not None and any(
+                    e.get("type") == "CardDrawn" and e.get("card") == d.before.deck_top for e in d.events)
                 known = (" The top card of the Play Deck was already looked at (Lamps & Shovels): it was reported "
-                         "then, and taking it is not reported again.") if f == "drawn" and d.before.deck_top is not None else ""
+                         "then, and taking it is not reported again.") if took_known else ""
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                                f"'{f}' lists more than this command took ({d.used[f]}).{known}")
 

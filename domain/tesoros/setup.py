@@ -96,7 +96,7 @@ def content_problems(content: dict) -> list[str]:
     got = Counter(c["kind"] for c in cards)
     if got != Counter(KIND_COUNTS):
         problems.append(f"playCards: the rulebook prints 12 Treason, 8 Protection, 16 Equipment and 6 Die cards, "
-                        f"not {dict(got)} [Contents] (TP-12)")
+                        f"not {', '.join(f'{n} {k}' for k, n in got.items())} [Contents] (TP-12)")
     for i, c in enumerate(cards):
         if c["subtype"] not in SUBTYPES[c["kind"]]:
             problems.append(f"playCards.{i}.subtype: a {c['kind']} card cannot be a {c['subtype']} [Contents] (TP-12)")

@@ -710,6 +710,6 @@ def _areas(content: dict, opts: dict, problems: list) -> list[str]:
     if chosen is None:
         return known[:5]
     if len(chosen) != 5 or len(set(chosen)) != 5 or not set(chosen) <= set(known):
-        problems.append(f"options.monster_areas: 5 different Areas among {known} [BR p.4]")
+        problems.append(f"options.monster_areas: 5 different Areas among {', '.join(map(str, known))} [BR p.4]")
         return []
     return list(chosen)

@@ -29,7 +29,8 @@ def normalise(ruleset, cmd: dict) -> str:
 
 # How Python, not JSON, writes a value: ['a', 'b'], {'a': 1}, True, False, None. A client that
 # copies a value out of a refusal must be able to send it back.
-PYTHON_SPELLING = re.compile(r"[\[{]\s*'|'\s*:\s|\b(True|False|None)\s*[\]),}]|[\[(,:]\s*(True|False|None)\b")
+PYTHON_SPELLING = re.compile(r"[\[{]\s*'|\b(True|False|None)\s*[\]),}]|[\[(,:]\s*(True|False|None)\b"
+                             r"|\bnot (True|False|None)\b")
 
 
 def in_players_words(detail: str) -> bool:

@@ -111,6 +111,6 @@ def test_the_11th_captain_is_never_dealt_at_a_table_and_the_table_setup_says_so(
     (found,) = problems(chance=TableChance(), table_setup=setup)
     enabled = [c["id"] for c in R.default_content["captains"] if c.get("enabled", True)]
     assert len(enabled) == 10 and "CAPTAIN_11" not in enabled
-    assert found.startswith(f"setup.captains: one distinct captain for each of the 2 seats, from {enabled}")
+    assert found.startswith(f"setup.captains: one distinct captain for each of the 2 seats, from {', '.join(enabled)}")
     described = R.table_setup_schema["properties"]["captains"]["description"]
     assert "'enabled'" in described and "CAPTAIN_11" in described and "CV-A3" in described

@@ -270,6 +270,8 @@ def test_lamps_and_shovels_look_at_the_top_card_then_take_it_or_the_top_of_the_d
     assert peek["card"] == "SIREN-a" and R.redact(peek, 1) == {k: v for k, v in peek.items() if k != "card"}
     assert R.view(t.state, 0)["deck_top"] == "SIREN-a" and R.view(t.state, 1)["deck_top"] is None
     t.rejects("A", {"type": "peek_deck"}, "ALREADY_PEEKED")
+    other = t.rejects("A", {"type": "draw_card", "from": "discard", "drawn": ["SIREN-a"]}, "TABLE_OUTCOME_INVALID")
+    assert "Lamps & Shovels" not in other.detail  # it did not take the card looked at
     t.do("A", {"type": "draw_card", "from": "discard"})
     assert "FAVOR-a" in t.p(0).hand and t.state.deck_top == "SIREN-a" and t.state.phase == "action1"
     again = t.rejects("A", {"type": "draw_card", "drawn": ["SIREN-a"]}, "TABLE_OUTCOME_INVALID")
