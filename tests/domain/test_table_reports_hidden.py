@@ -79,15 +79,24 @@ def leaks(ruleset, body: dict, actor: int, events: list, viewers) -> list:
     return found
 
 
-def play_at_table(ruleset, players: int, game_no: int, policy=None, most: int = 1500):
-    """Yield (actor, body, events) for each command of a random game played at a table."""
-    rng = random.Random(game_no)
-    events = ruleset.setup([f"P{i}" for i in range(players)], None, None, ServerChance(seed_for(game_no), 0), None)
+def set_up_at_table(ruleset, players: int, game_no: int, options: dict | None = None):
+    """A game's state just set up (on the server's chance, seeded by game_no), then played at a
+    table: what a table-mode game looks like after its creation."""
+    events = ruleset.setup([f"P{i}" for i in range(players)], options, None, ServerChance(seed_for(game_no), 0), None)
     s = ruleset.initial_state()
     for e in events:
         s = ruleset.evolve(s, e)
     s = ruleset.load_state(json.loads(json.dumps(ruleset.dump_state(s))))
     s.chance_mode = "table"
+    return s
+
+
+def play_at_table(ruleset, players: int, game_no: int, policy=None, most: int = 1500, options: dict | None = None,
+                  before=None):
+    """Yield (actor, body, events) for each command of a random game played at a table;
+    before(state, actor, command, body), if given, sees each command as the host will send it."""
+    rng = random.Random(game_no)
+    s = set_up_at_table(ruleset, players, game_no, options)
     choose = policy or (lambda r, legal: r.choice(legal))
     for step in range(most):
         status = ruleset.status(s)
@@ -98,6 +107,8 @@ def play_at_table(ruleset, players: int, game_no: int, policy=None, most: int = 
         server = Recording(ServerChance(seed_for(game_no), step + 1))
         ruleset.decide(s, seat, command, server)
         body = reported(command, server.report)
+        if before is not None:
+            before(s, seat, command, body)
         try:
             new = json.loads(json.dumps(ruleset.decide(s, seat, body, TableChance("host"))))
         except Rejected as r:

@@ -58,39 +58,22 @@ def test_no_count_is_told_where_the_event_turned_up_decides_how_many_more_come_u
 
 # -- the refusal of a short report tells the whole count ------------------------------------------
 
-def _short_reports(ruleset, options: dict | None, players: int, game_no: int, most: int = 400):
+def _short_reports(ruleset, options: dict | None, players: int, game_no: int, most: int = 400) -> list:
     """For each host command of a random table game (table_inputs told for it, TM-1), the count
     by_command tells, the report the command met at the server's chance, and the refusals of
     that report cut short, item by item."""
-    import json
-    import random
-
-    from domain.chance import ServerChance, TableChance
+    from domain.chance import TableChance
     from domain.ruleset import Rejected
-    from tests.domain.test_table_reports_hidden import Recording, reported
-    from tests.playouts.harness import seed_for
+    from tests.domain.test_table_reports_hidden import play_at_table
     from tests.playouts.test_valeria_playouts import duke_of_valeria
 
-    rng = random.Random(game_no)
-    events = ruleset.setup([f"P{i}" for i in range(players)], options, None, ServerChance(seed_for(game_no), 0), None)
-    s = ruleset.initial_state()
-    for e in events:
-        s = ruleset.evolve(s, e)
-    s = ruleset.load_state(json.loads(json.dumps(ruleset.dump_state(s))))
-    s.chance_mode = "table"
-    for step in range(most):
-        status = ruleset.status(s)
-        if status.finished:
-            return
-        seat = rng.choice(status.to_move)
-        command = dict(duke_of_valeria(rng, ruleset.legal_commands(s, seat)))
+    found = []
+
+    def cut_short(s, seat, command, body):
         spec = ruleset.table_inputs(s, seat).get(command["type"], {}).get("revealed", {})
         told = next((row["count"] for row in spec.get("by_command", [])
                      if {k: v for k, v in row["command"].items() if k not in ("magic", "tomes")}
                      == {k: v for k, v in command.items() if k not in ("magic", "tomes")}), None)
-        server = Recording(ServerChance(seed_for(game_no), step + 1))
-        ruleset.decide(s, seat, command, server)
-        body = reported(command, server.report)
         full = body.get("revealed", [])
         refusals = []
         for cut in range(len(full)):
@@ -100,9 +83,11 @@ def _short_reports(ruleset, options: dict | None, players: int, game_no: int, mo
                 refusals.append(refused)
             else:
                 refusals.append(None)
-        yield told, full, refusals
-        for e in ruleset.decide(s, seat, body, TableChance("host")):
-            s = ruleset.evolve(s, e)
+        found.append((told, full, refusals))
+
+    for _ in play_at_table(ruleset, players, game_no, duke_of_valeria, most, options, cut_short):
+        pass
+    return found
 
 
 def test_a_short_report_is_told_every_card_the_command_turns_up():
