@@ -22,7 +22,7 @@ from typing import Any
 import jsonschema
 
 from .dry_run import imagined
-from .kit import Section, error_message
+from .kit import Section, error_message, spelled
 from .kit.schema_check import compile_check
 from .ruleset import Event, Rejected
 
@@ -121,7 +121,7 @@ def admit(ruleset, command: dict) -> None:
     schema = ruleset.command_schemas.get(kind)
     if schema is None:
         raise Rejected("UNKNOWN_COMMAND", SERVICE_RULE,
-                       f"{ruleset.name} has no command '{kind}'; its commands are "
+                       f"{ruleset.name} has no command {spelled(kind)}; its commands are "
                        f"{', '.join(sorted(ruleset.command_schemas))}.")
     problems = schema_problems(schema, command, "command")
     if problems:

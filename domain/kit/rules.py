@@ -26,7 +26,7 @@ from operator import attrgetter
 from typing import Any
 
 from ..ruleset import Rejected
-from . import Draft, GameOver, Section
+from . import Draft, GameOver, Section, spelled
 from .moments import Moments
 
 Handler = Callable[[Any, int, dict], None]
@@ -82,7 +82,7 @@ class Rules:
         kind = command.get("type")
         handler = self.handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise Rejected("UNKNOWN_COMMAND", self.unknown, f"{self.game} has no command '{kind}'.")
+            raise Rejected("UNKNOWN_COMMAND", self.unknown, f"{self.game} has no command {spelled(kind)}.")
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats_of(state)):
             raise Rejected("NO_SUCH_SEAT", self.seats, self.no_seat.format(seat=seat))
         if self.offered is not None:

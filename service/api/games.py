@@ -8,6 +8,7 @@ import marshmallow as ma
 from flask import current_app, request, url_for
 
 from domain.adjudication import SERVICE_RULE
+from domain.kit import spelled
 from domain.ruleset import InvalidCreation
 from service.api import Blueprint, application, authenticate, request_hash
 from service.api.names import enforce_names, searched
@@ -306,7 +307,7 @@ def create_game(body: dict):
     retry = _creation_retry()
     ruleset = current_app.config["RULESETS"].get(body["ruleset"])
     if ruleset is None:
-        raise InvalidCreation([f"ruleset: there is no ruleset '{body['ruleset']}'; "
+        raise InvalidCreation([f"ruleset: there is no ruleset {spelled(body['ruleset'])}; "
                                "GET /rulesets lists them."])
     players, refused = enforce_names([p["name"] for p in body["players"]])
     if refused:

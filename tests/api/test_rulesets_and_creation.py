@@ -62,6 +62,10 @@ def test_an_unknown_ruleset_cannot_be_created_422(client):
     response = client.post("/games", json={"ruleset": "chess", "players": [{"name": "A"}]})
     assert response.status_code == 422
     assert response.get_json()["problems"] == ["ruleset: there is no ruleset 'chess'; GET /rulesets lists them."]
+    # what was sent is quoted, not echoed whole: a 100 KB name came back twice (the contract audit)
+    long = client.post("/games", json={"ruleset": "x" * 100_000, "players": [{"name": "A"}]})
+    assert long.status_code == 422 and len(long.get_data()) < 2_000
+    assert long.get_json()["problems"][0].startswith("ruleset: there is no ruleset 'xxxx")
 
 
 def test_a_malformed_creation_body_is_a_400_problem_naming_the_fields(client):

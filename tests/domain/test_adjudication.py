@@ -39,6 +39,9 @@ def test_an_unknown_command_is_refused_listing_the_games_commands():
     error = refusal(adjudication.admit, R, {"type": "summon_kraken"})
     assert error.code == "UNKNOWN_COMMAND" and error.rule == "Parley: commands"
     assert error.detail == f"{R.name} has no command 'summon_kraken'; its commands are draw, roll_bonus, stand."
+    with pytest.raises(Rejected) as long:
+        adjudication.admit(R, {"type": "k" * 10_000})
+    assert long.value.detail.startswith(f"{R.name} has no command 'kkk") and len(long.value.detail) < 200
 
 
 def test_a_body_off_its_schema_is_refused_with_every_problem():
