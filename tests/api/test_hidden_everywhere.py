@@ -88,24 +88,33 @@ def everything(game, seat: int | str, probes: list[dict], seeds: Seeds, most: in
 
 def _streamed(game, auth: dict, last_version: int) -> list:
     """A stream's status and messages (each message's id and entry), read as an EventSource
-    reads one: the apps here end a stream after 0.2 s, so it is opened again with Last-Event-ID
-    until it has sent the game's last version (on a slow machine one stream may end before it
-    has sent a long log). A stream that is refused, or that twice in a row brings nothing new
-    before the last version, is returned as it stands: the comparison with the events then
-    fails, or the refusal is what is compared."""
+    reads one, message by message as they come, and closed once it has sent the game's last
+    version. The apps here end a stream after 0.2 s, so it is opened again with Last-Event-ID
+    until then (on a slow machine one stream may end before it has sent a long log). A stream
+    that is refused, or that twice in a row brings nothing new before the last version, is
+    returned as it stands: the comparison with the events then fails, or the refusal is what
+    is compared."""
     status, seen, last, idle = None, [], None, 0
-    while idle < 2:
-        response = game.get("/stream", {**auth, "Last-Event-ID": last} if last else auth)
+    while idle < 2 and last != str(last_version):
+        response = game.get("/stream", {**auth, "Last-Event-ID": last} if last else auth, buffered=False)
         status = status or response.status_code
         if response.status_code != 200:
+            response.close()
             break
-        messages = [m for m in response.get_data(as_text=True).split("\n\n") if m.startswith("id: ")]
-        new = [(m.split("\n")[0], json.loads(m.split("\ndata: ", 1)[1])) for m in messages]
+        new, text = [], ""
+        try:
+            for chunk in response.response:
+                text += chunk.decode()
+                *whole, text = text.split("\n\n")
+                for message in (m for m in whole if m.startswith("id: ")):
+                    new.append((message.split("\n")[0], json.loads(message.split("\ndata: ", 1)[1])))
+                if new and new[-1][0] == f"id: {last_version}":
+                    break
+        finally:
+            response.close()
         idle = 0 if new else idle + 1
         seen += new
         last = new[-1][0].removeprefix("id: ") if new else last
-        if last == str(last_version):
-            break
     return [status, seen]
 
 
