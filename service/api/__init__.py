@@ -217,6 +217,12 @@ ANSWER_HEADERS = {
                                                     "created with custom content costs 20)", "schema": _digits()},
           "X-RateLimit-Reset": {"description": "When the window frees a request, in seconds since the epoch",
                                 "schema": _digits()}},
+    # RFC 6750 section 3: every 401 names the Bearer scheme (and says invalid_token when the token sent is not one).
+    401: {"WWW-Authenticate": {"description": "The Bearer scheme and its realm (parley, or parley-metrics on "
+                                              "/metrics), with error=\"invalid_token\" when the token sent is "
+                                              "not one of the game's", "required": True,
+                               "schema": {"type": "string",
+                                          "pattern": '^Bearer realm="[a-z-]+"(, error="invalid_token")?$'}}},
     503: {"Retry-After": {"description": "Seconds after which the store may answer again", "schema": _digits()}},
 }
 

@@ -59,3 +59,34 @@ def test_a_new_game_links_to_every_game_operation_with_its_tokens():
 def test_an_export_links_to_its_verification():
     exported = served()["paths"]["/games/{game_id}/export"]["get"]["responses"]["200"]
     assert exported["links"]["VerifyThisExport"]["operationId"] == "verifyExport"
+
+
+def test_every_kind_of_401_carries_the_www_authenticate_the_contract_declares():
+    """RFC 6750 section 3: a 401 names the Bearer scheme. The contract requires the header on
+    every 401, with a pattern; each way to earn one answers with a header that matches it."""
+    import re
+
+    header = served()["components"]["responses"]["UNAUTHORIZED"]["headers"]["WWW-Authenticate"]
+    assert header["required"] is True
+    pattern = re.compile(header["schema"]["pattern"])
+    app = create_app({"PERSISTENCE": {"PERSISTENCE_MODULE": "eventsourcing.popo"}, "METRICS_TOKEN": "m" * 40})
+    client = app.test_client()
+    created = client.post("/games", json={"ruleset": "corsairs-of-valeria", "players": [{"name": "Ana"}, {"name": "Ben"}],
+                                          "chance": "server"}).get_json()
+    game = f"/games/{created['id']}"
+    refusals = {
+        "no token on a private game": client.get(game),
+        "a token of no game": client.get(f"{game}/events", headers={"Authorization": "Bearer " + "x" * 43}),
+        "a command without a token": client.post(f"{game}/commands", json={"type": "roll"}),
+        "metrics without their token": client.get("/metrics"),
+        "metrics with another token": client.get("/metrics", headers={"Authorization": "Bearer wrong"}),
+    }
+    seen = set()
+    for what, answer in refusals.items():
+        assert answer.status_code == 401, (what, answer.status_code)
+        value = answer.headers.get("WWW-Authenticate", "")
+        assert pattern.match(value), (what, value)
+        seen.add(value)
+    # both realms and the invalid_token error are among them: the pattern is not met by one shape only
+    assert any('realm="parley-metrics"' in v for v in seen) and any('error="invalid_token"' in v for v in seen)
+    assert not pattern.match("Basic realm=\"parley\"")
