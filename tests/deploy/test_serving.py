@@ -652,3 +652,27 @@ def test_an_http_1_1_request_without_a_valid_host_is_400_on_every_route(server):
         assert _answer(server, fine)[0].split(b" ")[1] == b"200", fine
     head, answer = _answer(server, command.replace(b"%s", b"Host: parley\r\n"))
     assert head.startswith(b"HTTP/1.1 200 "), (head, answer)
+
+
+def test_a_worker_freezes_what_the_app_built_and_collects_its_oldest_generation_seldom(monkeypatch, tmp_path):
+    """deploy/gunicorn.conf.py post_worker_init: the objects a loaded app holds for the worker's
+    life leave the collector's generations (gc.freeze), and a full collection runs after 100
+    collections of the middle generation instead of 10 (PARLEY_GC_FULL_EVERY): the benchmark's
+    workers spent a tenth of their CPU in full collections before (docs/performance.md)."""
+    import gc
+    import runpy
+
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    before = gc.get_threshold()
+    try:
+        gc.unfreeze()
+        conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+        conf["post_worker_init"](None)
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (700, 10, 100)
+        monkeypatch.setenv("PARLEY_GC_FULL_EVERY", "25")
+        conf["post_worker_init"](None)
+        assert gc.get_threshold() == (700, 10, 25)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
