@@ -164,6 +164,19 @@ def worker_exit(server, worker):
         parley.close()
 
 
+def _full_collection_every() -> int:
+    """PARLEY_GC_FULL_EVERY, read when gunicorn reads this file: a bad value stops the start
+    with its reason, instead of failing every worker's boot."""
+    value = os.environ.get("PARLEY_GC_FULL_EVERY") or "100"   # set but empty: the default
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise SystemExit(f"PARLEY_GC_FULL_EVERY={value!r}: a whole number of at least 1 "
+                         "(middle-generation collections between full ones; Python's own is 10)")
+    return int(value)
+
+
+GC_FULL_EVERY = _full_collection_every()
+
+
 def post_worker_init(worker):
     """The app is loaded: the modules, schemas, rulesets and content it built live as long as
     the worker. gc.freeze() takes them out of the cyclic collector's generations, so a full
@@ -177,4 +190,4 @@ def post_worker_init(worker):
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(700, 10, int(os.environ.get("PARLEY_GC_FULL_EVERY", "100")))
+    gc.set_threshold(700, 10, GC_FULL_EVERY)

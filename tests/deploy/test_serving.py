@@ -671,8 +671,15 @@ def test_a_worker_freezes_what_the_app_built_and_collects_its_oldest_generation_
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold() == (700, 10, 100)
         monkeypatch.setenv("PARLEY_GC_FULL_EVERY", "25")
-        conf["post_worker_init"](None)
+        runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))["post_worker_init"](None)
         assert gc.get_threshold() == (700, 10, 25)
+        monkeypatch.setenv("PARLEY_GC_FULL_EVERY", "")   # set but empty, as in an env file: the default
+        runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))["post_worker_init"](None)
+        assert gc.get_threshold() == (700, 10, 100)
+        for wrong in ("0", "-5", "ten", "1e3", "²"):   # refused when the file is read, saying why
+            monkeypatch.setenv("PARLEY_GC_FULL_EVERY", wrong)
+            with pytest.raises(SystemExit, match="PARLEY_GC_FULL_EVERY"):
+                runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
