@@ -101,12 +101,11 @@ def _streamed(game, auth: dict, last_version: int) -> list:
         if response.status_code != 200:
             response.close()
             break
-        new, text = [], ""
+        new, unread = [], b""
         try:
-            for chunk in response.response:
-                text += chunk.decode()
-                *whole, text = text.split("\n\n")
-                for message in (m for m in whole if m.startswith("id: ")):
+            for chunk in response.response:   # bytes: a message is decoded once it is whole
+                *whole, unread = (unread + chunk).split(b"\n\n")
+                for message in (m.decode() for m in whole if m.startswith(b"id: ")):
                     new.append((message.split("\n")[0], json.loads(message.split("\ndata: ", 1)[1])))
                 if new and new[-1][0] == f"id: {last_version}":
                     break
