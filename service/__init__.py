@@ -87,6 +87,12 @@ def security_headers(public: bool, page: bool) -> dict[str, str]:
 
 
 def _response_headers(response: Response) -> Response:
+    if request.method == "OPTIONS" and response.status_code == 200 and "Allow" in response.headers \
+            and response.is_sequence and not response.get_data():
+        # Flask's automatic OPTIONS answers an empty text/html page; it has nothing to say but
+        # its headers (Allow, and a preflight's below), so it says so: 204, no content type.
+        response.status_code = 204
+        del response.headers["Content-Type"]
     response.headers.update(security_headers(
         request.endpoint in PUBLIC_ENDPOINTS and response.status_code < 400, response.mimetype == "text/html"))
     if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers and "Allow" in response.headers:

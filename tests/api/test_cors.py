@@ -40,10 +40,23 @@ def test_a_preflight_allows_the_routes_methods_and_the_headers_an_app_sends(clie
     answer = client.options(f"/games/{game.id}/commands", headers={
         **ORIGIN, "Access-Control-Request-Method": "POST",
         "Access-Control-Request-Headers": "authorization, content-type, idempotency-key, prefer"})
-    assert answer.status_code == 200 and answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert answer.status_code == 204 and answer.headers["Access-Control-Allow-Origin"] == "*"
     assert "POST" in answer.headers["Access-Control-Allow-Methods"]
     allowed = {h.strip().lower() for h in answer.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"authorization", "content-type", "idempotency-key", "prefer", "if-match", "last-event-id"} <= allowed
     assert int(answer.headers["Access-Control-Max-Age"]) > 0
     plain = client.options(f"/games/{game.id}/commands")          # not a preflight
     assert "Access-Control-Allow-Methods" not in plain.headers
+
+
+def test_options_answers_no_content_with_the_methods_allowed(client):
+    """OPTIONS has nothing to say but its headers: 204, with neither a body nor a content type
+    (Flask's own answer is an empty text/html page), on any route, preflight or not."""
+    game = create(client)
+    for path in ("/games", f"/games/{game.id}/commands", "/rulesets"):
+        for headers in ({}, {**ORIGIN, "Access-Control-Request-Method": "GET"}):
+            answer = client.options(path, headers=headers)
+            assert answer.status_code == 204, path
+            assert answer.data == b"" and "Content-Type" not in answer.headers, path
+            assert "Content-Length" not in answer.headers, path
+            assert "OPTIONS" in answer.headers["Allow"] and len(answer.headers["Allow"].split(",")) >= 2, path
