@@ -10,15 +10,19 @@ def _(schema: dict, description: str) -> dict:
 
 RESOURCE = {"enum": ["gold", "strength", "magic"]}
 PICK = {"description": "one pick: an index (choose), a resource (wild), true/false (may, exchange), "
-                       "{seat, resource} (take from an opponent), a Center stack (take a card, banish) or a seat "
+                       "{seat, resource[, amount]} (take from an opponent), a Center stack (take a card, banish) or a seat "
                        "number (a random Monster taken from that seat); the view's pending_rewards[].asks says "
                        "what each pick of a waiting reward is",
         "anyOf": [{"type": "integer", "minimum": 0, "maximum": 5}, {"type": "boolean"},
                   {"type": "string", "maxLength": 41},
                   {"type": "object", "additionalProperties": False, "required": ["seat", "resource"],
-                   "description": "take a resource from an opponent",
+                   "description": "take a resource from an opponent: the most the power allows, or 'amount'",
                    "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the opponent"},
-                                  "resource": _(RESOURCE, "the resource taken")}},
+                                  "resource": _(RESOURCE, "the resource taken"),
+                                  "amount": {"type": "integer", "minimum": 0, "maximum": 99,
+                                             "description": "how many to take, fewer than the most if you wish "
+                                                            "[BR p.19 Thief] (VP-8); left out: the most the power "
+                                                            "allows and the opponent holds"}}},
                   {"type": "object", "additionalProperties": False, "required": ["seat", "card"],
                    "description": "Crimson Seas, the Skeleton Army: an opponent's Citizen",
                    "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the opponent"},

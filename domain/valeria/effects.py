@@ -32,7 +32,7 @@ rescue_cost).
 
 options() lists every way an effect can be resolved as (choice, ops): `choice` is the list of
 picks a player sends, in the order the tree asks them (an index for choose, a resource for
-wild, true/false for may and exchange, {seat, resource} for take_from, a stack for take_card
+wild, true/false for may and exchange, {seat, resource[, amount]} for take_from, a stack for take_card
 and banish); `ops` are what then happens, turned into events by rules.py. Nothing here is
 special to a card.
 """
@@ -178,8 +178,11 @@ def _exchange(s, seat, arg, purse, ctx):
 
 
 def _take_from(s, seat, arg, purse, ctx):
-    """take_from {resources, max}: up to max of one resource from one opponent [BR p.7 Thief]; solo,
-    'take from the Bank instead' [BR p.16-17]: the most it allows, the pick naming the resource (VP-24)."""
+    """take_from {resources, max}: up to max of one resource from one opponent [BR p.7 Thief]. The
+    pick {seat, resource} takes the most it can; with 'amount' it takes that many, any number
+    from 0 up to that most: "You may take less than 3 from a player if you wish" [BR p.19] (VP-8).
+    Solo, 'take from the Bank instead' [BR p.16-17]: the most it allows, the pick naming the
+    resource (VP-24)."""
     if s.solo:
         for r in arg["resources"]:
             yield [r], [("gain", {r: arg["max"]})], _plus(purse, {r: arg["max"]})
@@ -190,6 +193,8 @@ def _take_from(s, seat, arg, purse, ctx):
         for r in arg["resources"]:
             n = min(arg["max"], getattr(s.seats[victim], r))
             yield [{"seat": victim, "resource": r}], [("take", victim, r, n)], _plus(purse, {r: n})
+            for k in range(n + 1):  # [BR p.19] "less than 3 ... if you wish" (VP-8)
+                yield [{"seat": victim, "resource": r, "amount": k}], [("take", victim, r, k)], _plus(purse, {r: k})
 
 
 def _take_card(s, seat, arg, purse, ctx):
@@ -310,7 +315,8 @@ PICK_WORDS = {
     "wild": "a resource: gold, strength or magic",
     "may": "true to use the power, false not to",
     "exchange": "true to make the exchange, false not to",
-    "take_from": "{seat, resource}: the opponent taken from and the resource (solo: the resource, from the Bank)",
+    "take_from": "{seat, resource}: the opponent taken from and the resource, the most the power allows; with "
+                 "'amount', that many instead, from 0 up to that most (solo: the resource, from the Bank)",
     "take_card": "the Center stack whose top card is taken",
     "banish": "the Center stack whose top card is banished",
     "take_island": "the slot of the island taken from (0 first)",

@@ -57,7 +57,14 @@ def test_take_from_one_opponent_up_to_the_most_they_have():
     got = dict((str(c), o) for c, o in opts(t, {"take_from": {"resources": ["gold", "magic"], "max": 3}}))
     assert got["[{'seat': 1, 'resource': 'gold'}]"] == [("take", 1, "gold", 3)]
     assert got["[{'seat': 2, 'resource': 'magic'}]"] == [("take", 2, "magic", 1)]
-    assert len(got) == 4
+    # [BR p.19] "You may take less than 3 from a player if you wish" (VP-8): any amount from 0 up
+    # to the most, which the pick without 'amount' takes
+    assert got["[{'seat': 1, 'resource': 'gold', 'amount': 2}]"] == [("take", 1, "gold", 2)]
+    assert got["[{'seat': 1, 'resource': 'gold', 'amount': 0}]"] == [("take", 1, "gold", 0)]
+    assert "[{'seat': 1, 'resource': 'gold', 'amount': 4}]" not in got        # never more than the power's 3
+    assert "[{'seat': 2, 'resource': 'magic', 'amount': 2}]" not in got       # nor than they hold
+    amounts = {(1, "gold"): 3, (1, "magic"): 0, (2, "gold"): 0, (2, "magic"): 1}
+    assert len(got) == sum(1 + most + 1 for most in amounts.values())
 
 
 def test_take_card_a_free_top_card_within_its_cost():

@@ -73,6 +73,24 @@ def test_the_thief_takes_only_what_there_is():
     assert of(events, "Taken")[0]["amount"] == 1
 
 
+def test_the_thief_may_take_less_than_3_if_you_wish():
+    """BR p.19: 'Thief has an on-turn power of taking up to 3 Gold or 3 Magic from any one player
+    of your choice. ... You may take less than 3 from a player if you wish or if they do not have
+    3 of the Resource you choose.' (VP-8)"""
+    t = Table().give(0, "thief").purse(1, gold=5, magic=2)
+    t.roll(2, 5)
+    thief = next(i for i in t.state.items if i["first"])
+    for too_many in ({"seat": 1, "resource": "gold", "amount": 4},      # the power's limit is 3
+                     {"seat": 1, "resource": "magic", "amount": 3}):    # they hold 2
+        refused = t.rejects(0, {"type": "harvest", "item": thief["id"], "choice": [too_many]}, "CHOICE_NOT_ALLOWED")
+        assert refused.ruling == "VP-9"
+    listed = [c["choice"] for c in R.legal_commands(t.state, 0) if c.get("item") == thief["id"]]
+    assert [{"seat": 1, "resource": "gold", "amount": 1}] in listed and [{"seat": 1, "resource": "gold"}] in listed
+    events = t.do(0, {"type": "harvest", "item": thief["id"], "choice": [{"seat": 1, "resource": "gold", "amount": 1}]})
+    assert of(events, "Taken")[0]["amount"] == 1
+    assert (t.seat(1).gold, t.seat(1).magic) == (5 - 1 + 1, 2)   # 1 taken, then the off-turn Peasant's 1
+
+
 def test_bg5_slay_the_treant_with_strength_and_magic():
     """BR p.9: 'The Treant is at the top of the Forest Monster stack. It has a Strength of 3. You
     spend 1 Strength and 2 Magic tokens to slay the Treant and add the card to your Victory stack.

@@ -23,17 +23,26 @@ def test_a_table_plays_a_whole_game_sending_the_dice_and_the_domains_revealed():
         if "dice" in needs:
             cmd["dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
         if "revealed" in needs:
-            pool = list(t.state.domain_pool)
+            # What the table may turn up: the face-down Domains, or a Monster taken at random from
+            # one seat's Victory stack (Magpie Roost's take_monster)
+            pools = [list(t.state.domain_pool)] + [list(x.victory) for x in t.state.seats]
+            found = None
             for k in range(3):   # a build reveals at most one; a reward may reveal another
-                try:   # how many the table must send: the rules say when it is too few or too many
-                    R.decide(t.state, seat, {**cmd, "revealed": pool[:k]}, TableChance())
-                except Rejected as r:
-                    assert r.code in ("TABLE_OUTCOME_REQUIRED", "TABLE_OUTCOME_INVALID"), r
-                    continue
-                cmd["revealed"] = rng.sample(pool, k) if k else []
-                break
-            if not cmd["revealed"]:
-                del cmd["revealed"]
+                for pool in pools:
+                    if len(pool) < k:
+                        continue
+                    try:   # how many the table must send: the rules say when it is too few or too many
+                        R.decide(t.state, seat, {**cmd, "revealed": pool[:k]}, TableChance())
+                    except Rejected as r:
+                        assert r.code in ("TABLE_OUTCOME_REQUIRED", "TABLE_OUTCOME_INVALID"), r
+                        continue
+                    found = rng.sample(pool, k) if k else []
+                    break
+                if found is not None:
+                    break
+            assert found is not None, cmd
+            if found:
+                cmd["revealed"] = found
         t.do(seat, cmd)
     assert t.state.finished and t.state.result["winners"]
     assert t.state.seed is None   # nothing to reveal: the table rolled
