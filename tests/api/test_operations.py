@@ -147,6 +147,40 @@ def test_the_json_formatter_keeps_exceptions_out_of_the_message():
     assert line["msg"] == "failed here" and "ValueError: boom" in line["exc"]
 
 
+def test_the_json_formatter_writes_what_json_dumps_wrote_and_what_orjson_refuses_too():
+    """One JSON object a line, whatever the record carries: values orjson writes in its own way
+    (a datetime, a dataclass) are written as str() writes them, as json.dumps wrote them; values
+    orjson refuses (an integer past 64 bits, a lone surrogate) are still written."""
+    import dataclasses
+    import datetime
+
+    @dataclasses.dataclass
+    class Seat:
+        n: int
+
+    formatter = JsonFormatter()
+    when = datetime.datetime(2026, 12, 4, 4, 30, tzinfo=datetime.timezone.utc)
+    extras = [{"when": when, "seat": Seat(1), "player": "Jäger", "ratio": 0.5, "none": None},
+              {"big": 2 ** 70}, {"odd": "a\udc80b"}]
+    for extra in extras:
+        record = logging.LogRecord("parley.x", logging.INFO, __file__, 1, "hello %s", ("Jäger",), None)
+        record.__dict__.update(extra)
+        text = formatter.format(record)
+        assert "\n" not in text and "\n" not in text.strip()
+        line = json.loads(text)
+        assert line["msg"] == "hello Jäger" and line["level"] == "info" and line["logger"] == "parley.x"
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", line["ts"])
+        for key, value in extra.items():
+            expected = value if isinstance(value, (str, int, float, type(None))) else str(value)
+            assert line[key] == expected, key
+    # the second's text is kept between records: a record of another second gets its own
+    early, late = (logging.LogRecord("x", logging.INFO, __file__, 1, "m", (), None) for _ in range(2))
+    early.created, early.msecs = 0.25, 250.0
+    late.created, late.msecs = 86400.5, 500.0
+    assert json.loads(formatter.format(early))["ts"] == "1970-01-01T00:00:00.250Z"
+    assert json.loads(formatter.format(late))["ts"] == "1970-01-02T00:00:00.500Z"
+
+
 def test_the_app_remembers_which_functions_are_coroutines_but_not_a_requests_own(app):
     import gc
 
