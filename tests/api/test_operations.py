@@ -159,7 +159,7 @@ def test_the_json_formatter_writes_what_json_dumps_wrote_and_what_orjson_refuses
         n: int
 
     formatter = JsonFormatter()
-    when = datetime.datetime(2026, 12, 4, 4, 30, tzinfo=datetime.timezone.utc)
+    when = datetime.datetime(2026, 12, 4, 4, 30, tzinfo=datetime.UTC)
     extras = [{"when": when, "seat": Seat(1), "player": "Jäger", "ratio": 0.5, "none": None},
               {"big": 2 ** 70}, {"odd": "a\udc80b"}]
     for extra in extras:
