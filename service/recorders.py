@@ -7,12 +7,13 @@ eventsourcing.popo (Parley.construct_factory); PostgreSQL's recorder is in servi
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import Notification, StoredEvent
+from eventsourcing.persistence import Notification, OperationalError, StoredEvent
 from eventsourcing.popo import POPOApplicationRecorder, POPOFactory
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
 
@@ -66,12 +67,44 @@ def _list_in_sqlite(cursor, batch: list[Change]) -> None:
             cursor.execute(UPDATE_GAME, (change["version"], change["finished"], change["id"]))
 
 
+def read_only(error: BaseException) -> bool:
+    """SQLite refused a write on a connection that cannot write (SQLITE_READONLY and its
+    extended codes: the file could not be opened for writing, or was moved or replaced)."""
+    cause = error.__cause__ if isinstance(error, OperationalError) else error
+    return isinstance(cause, sqlite3.OperationalError) and \
+        (getattr(cause, "sqlite_errorname", "") or "").startswith("SQLITE_READONLY")
+
+
 class ListingSQLiteRecorder(SQLiteApplicationRecorder):
     """SQLite runs one writing transaction at a time: positions follow commit order."""
+
+    # SQLite opens a file it cannot write read-only, silently, and such a connection stays
+    # read-only once the file can be written again. The library's pool keeps its connections,
+    # so a worker that opened them while the database's file could not be written (its
+    # permissions, a read-only mount) refused every write for as long as it lived, while the
+    # other workers had recovered. A write that finds its connection read-only closes it (the
+    # pool drops a closed connection) and is sent again on another, up to this many times: every
+    # connection the pool keeps idle (eventsourcing's pool_size, 5) may have been opened then.
+    READ_ONLY_ATTEMPTS = 7
 
     def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name)
         self.listing_sql = ListingSQL(GAMES, PLAYERS, "?")
+
+    def insert_events(self, stored_events: Any, **kwargs: Any) -> Any:
+        """The library's insert_events, on a connection that can write (READ_ONLY_ATTEMPTS)."""
+        for attempt in range(self.READ_ONLY_ATTEMPTS):
+            with self.datastore.get_connection(commit=True) as conn:
+                try:
+                    with conn.transaction(commit=True) as c:
+                        return self._insert_events(c, stored_events, **kwargs)
+                except OperationalError as error:
+                    if not read_only(error):
+                        raise
+                    conn.close()
+                    if attempt == self.READ_ONLY_ATTEMPTS - 1:
+                        raise
+        raise AssertionError("unreachable")
 
     def _insert_events(self, c: Any, stored_events: Any, **kwargs: Any) -> Any:
         notification_ids = super()._insert_events(c, stored_events, **kwargs)
