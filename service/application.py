@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import hmac
 import json
+import logging
 import os
 import secrets
 import time
@@ -24,7 +25,7 @@ from typing import cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import EventStore, IntegrityError, InternalError
+from eventsourcing.persistence import EventStore, IntegrityError, InternalError, PersistenceError
 
 from disputes import chain
 from domain import adjudication
@@ -37,6 +38,8 @@ from service.game import Game, GameMapper, hash_token, project_game
 from service.listing import Filters, Listed, ListingRecorder
 from service.live import Hub
 from service.seeds import SeedKeys
+
+log = logging.getLogger("parley.store")
 
 # The largest version a store holds: a version is a bigint in PostgreSQL, an INTEGER in SQLite.
 LAST_VERSION = 2**63 - 1
@@ -190,7 +193,13 @@ class Parley(Application):
         for game_id in due:
             game = processing_event.aggregates.get(game_id)
             if game is not None:
-                cast(EventStore, self.snapshots).put([Game.Snapshot.take(game)])
+                try:
+                    cast(EventStore, self.snapshots).put([Game.Snapshot.take(game)])
+                except PersistenceError as error:
+                    # The events are stored: the command happened, and its answer says so. A
+                    # snapshot only spares reads a replay; without it the game is read from
+                    # the one before (a store that is full, read-only or gone for a moment).
+                    log.warning("snapshot of game %s at version %s not stored: %s", game_id, game.version, error)
 
     def _record(self, processing_event):
         # The game list's changes go into the same insert as the events (service/listing.py).
