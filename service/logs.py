@@ -36,8 +36,9 @@ def request_context() -> dict:
     return context
 
 
-# Values orjson would write in a form of its own are handed to `default` (str), as json.dumps
-# hands them: a datetime as str() writes it, a dataclass as its repr.
+# A datetime and a dataclass are handed to `default` (str), as json.dumps handed them, rather
+# than written in orjson's own forms. (Unlike json.dumps, orjson writes an Enum as its value and
+# NaN as null; no Parley log line carries either.)
 _ORJSON = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 

@@ -180,7 +180,8 @@ def _exchange(s, seat, arg, purse, ctx):
 def _take_from(s, seat, arg, purse, ctx):
     """take_from {resources, max}: up to max of one resource from one opponent [BR p.7 Thief]. The
     pick {seat, resource} takes the most it can; with 'amount' it takes that many, any number
-    from 0 up to that most: "You may take less than 3 from a player if you wish" [BR p.19] (VP-8).
+    from 0 up to that most: "You may take less than 3 from a player if you wish" [BR p.19] (VP-8)
+    (from an opponent who holds none of it, the pick alone).
     Solo, 'take from the Bank instead' [BR p.16-17]: the most it allows, the pick naming the
     resource (VP-24)."""
     if s.solo:
@@ -193,8 +194,9 @@ def _take_from(s, seat, arg, purse, ctx):
         for r in arg["resources"]:
             n = min(arg["max"], getattr(s.seats[victim], r))
             yield [{"seat": victim, "resource": r}], [("take", victim, r, n)], _plus(purse, {r: n})
-            for k in range(n + 1):  # [BR p.19] "less than 3 ... if you wish" (VP-8)
-                yield [{"seat": victim, "resource": r, "amount": k}], [("take", victim, r, k)], _plus(purse, {r: k})
+            if n:  # [BR p.19] "less than 3 ... if you wish" (VP-8); from one who holds none, nothing to choose
+                for k in range(n + 1):
+                    yield [{"seat": victim, "resource": r, "amount": k}], [("take", victim, r, k)], _plus(purse, {r: k})
 
 
 def _take_card(s, seat, arg, purse, ctx):

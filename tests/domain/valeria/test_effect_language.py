@@ -64,7 +64,16 @@ def test_take_from_one_opponent_up_to_the_most_they_have():
     assert "[{'seat': 1, 'resource': 'gold', 'amount': 4}]" not in got        # never more than the power's 3
     assert "[{'seat': 2, 'resource': 'magic', 'amount': 2}]" not in got       # nor than they hold
     amounts = {(1, "gold"): 3, (1, "magic"): 0, (2, "gold"): 0, (2, "magic"): 1}
-    assert len(got) == sum(1 + most + 1 for most in amounts.values())
+    # the pick alone, and with 'amount' 0 up to the most, unless they hold none
+    assert len(got) == sum(1 + (most + 1 if most else 0) for most in amounts.values())
+    assert "[{'seat': 1, 'resource': 'magic', 'amount': 0}]" not in got
+
+
+def test_take_from_with_nothing_to_take_still_resolves_by_itself():
+    """One opponent, one resource, and they hold none: one way to resolve it, as before VP-8
+    let the Thief take less (Valeria 1.2.0), so the Harvest resolves it without asking."""
+    t = Table(players=2).purse(1, gold=0)
+    assert len(opts(t, {"take_from": {"resources": ["gold"], "max": 3}})) == 1
 
 
 def test_take_card_a_free_top_card_within_its_cost():
