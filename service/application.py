@@ -25,7 +25,14 @@ from typing import cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import EventStore, IntegrityError, InternalError, PersistenceError
+from eventsourcing.persistence import (
+    EventStore,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    OperationalError,
+    PersistenceError,
+)
 
 from disputes import chain
 from domain import adjudication
@@ -198,8 +205,10 @@ class Parley(Application):
                 except PersistenceError as error:
                     # The events are stored: the command happened, and its answer says so. A
                     # snapshot only spares reads a replay; without it the game is read from
-                    # the one before (a store that is full, read-only or gone for a moment).
-                    log.warning("snapshot of game %s at version %s not stored: %s", game_id, game.version, error)
+                    # the one before. A store full, read-only or away for a moment is a warning;
+                    # anything else (a snapshots table gone or unlike Parley's) is an error.
+                    level = logging.WARNING if isinstance(error, (OperationalError, InterfaceError)) else logging.ERROR
+                    log.log(level, "snapshot of game %s at version %s not stored: %r", game_id, game.version, error)
 
     def _record(self, processing_event):
         # The game list's changes go into the same insert as the events (service/listing.py).

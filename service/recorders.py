@@ -15,7 +15,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import Notification, OperationalError, StoredEvent
 from eventsourcing.popo import POPOApplicationRecorder, POPOFactory
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
+from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder, SQLiteDatastore, SQLiteFactory
 
 from service.listing import (
     BATCH,
@@ -75,8 +75,8 @@ def read_only(error: BaseException) -> bool:
         (getattr(cause, "sqlite_errorname", "") or "").startswith("SQLITE_READONLY")
 
 
-class ListingSQLiteRecorder(SQLiteApplicationRecorder):
-    """SQLite runs one writing transaction at a time: positions follow commit order."""
+class WritesOnWritableConnections:
+    """A recorder's insert_events, on a connection that can write."""
 
     # SQLite opens a file it cannot write read-only, silently, and such a connection stays
     # read-only once the file can be written again. The library's pool keeps its connections,
@@ -86,10 +86,8 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
     # pool drops a closed connection) and is sent again on another, up to this many times: every
     # connection the pool keeps idle (eventsourcing's pool_size, 5) may have been opened then.
     READ_ONLY_ATTEMPTS = 7
-
-    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events"):
-        super().__init__(datastore, events_table_name)
-        self.listing_sql = ListingSQL(GAMES, PLAYERS, "?")
+    datastore: SQLiteDatastore
+    _insert_events: Any   # the recorder's, which this class is mixed into
 
     def insert_events(self, stored_events: Any, **kwargs: Any) -> Any:
         """The library's insert_events, on a connection that can write (READ_ONLY_ATTEMPTS)."""
@@ -105,6 +103,19 @@ class ListingSQLiteRecorder(SQLiteApplicationRecorder):
                     if attempt == self.READ_ONLY_ATTEMPTS - 1:
                         raise
         raise AssertionError("unreachable")
+
+
+class SnapshotSQLiteRecorder(WritesOnWritableConnections, SQLiteAggregateRecorder):
+    """The snapshots' recorder: on the same pool as the events', so it closes the read-only
+    connections it meets too."""
+
+
+class ListingSQLiteRecorder(WritesOnWritableConnections, SQLiteApplicationRecorder):
+    """SQLite runs one writing transaction at a time: positions follow commit order."""
+
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events"):
+        super().__init__(datastore, events_table_name)
+        self.listing_sql = ListingSQL(GAMES, PLAYERS, "?")
 
     def _insert_events(self, c: Any, stored_events: Any, **kwargs: Any) -> Any:
         notification_ids = super()._insert_events(c, stored_events, **kwargs)
@@ -257,6 +268,7 @@ class ListingPOPORecorder(POPOApplicationRecorder):
 
 class ListingSQLiteFactory(SQLiteFactory):
     application_recorder_class = ListingSQLiteRecorder
+    aggregate_recorder_class = SnapshotSQLiteRecorder
 
 
 class ListingPOPOFactory(POPOFactory):

@@ -9,9 +9,10 @@ import sqlite3
 from uuid import UUID
 
 import pytest
-from eventsourcing.persistence import OperationalError
+from eventsourcing.persistence import OperationalError, ProgrammingError
 
 from service import create_app
+from service.game import Game
 from tests.fakes import hoard
 from tests.fakes.http import create
 
@@ -63,6 +64,21 @@ def test_connections_opened_read_only_are_replaced_once_the_file_can_be_written(
                                        "chance": "server"}).status_code == 201
 
 
+def test_snapshots_are_stored_through_connections_opened_read_only_too(sqlite_app):
+    """The snapshots' recorder shares the pool: it replaces a read-only connection as the events'
+    does, so no snapshot is lost to one."""
+    client = sqlite_app.test_client()
+    game = create(client, players=("Kira", "David", "Will"))
+    parley = sqlite_app.extensions["parley"]
+    rng = random.Random(11)
+    while game.view()["version"] in {s.originator_version for s in parley.snapshots.get(UUID(game.id))}:
+        assert game.send(rng.choice(game.legal())).status_code == 200   # a version with no snapshot yet
+    played = parley.get_game(UUID(game.id))
+    _open_read_only(sqlite_app, 5)
+    parley.snapshots.put([Game.Snapshot.take(played)])
+    assert [s.originator_version for s in parley.snapshots.get(UUID(game.id))][-1] == played.version
+
+
 def test_while_the_file_cannot_be_written_commands_get_a_503_and_then_succeed_without_a_restart(
         sqlite_app, monkeypatch):
     client = sqlite_app.test_client()
@@ -97,6 +113,24 @@ def test_a_snapshot_that_cannot_be_stored_does_not_refuse_the_stored_command(app
             answer = game.send(rng.choice(game.legal()))
             assert answer.status_code == 200, answer.get_json()
     assert game.view()["version"] >= 12
-    assert any("not stored" in r.getMessage() for r in caplog.records)
+    assert {r.levelno for r in caplog.records if "not stored" in r.getMessage()} == {logging.WARNING}
     assert list(parley.snapshots.get(UUID(game.id))) == []
     assert [e["version"] for e in game.all_events()] == list(range(1, game.view()["version"] + 1))
+
+
+def test_a_snapshot_refused_for_another_reason_than_the_store_being_away_is_logged_as_an_error(
+        app, client, monkeypatch, caplog):
+    """A store full, read-only or away is a warning; a snapshots table that refuses the write
+    itself (gone, or unlike Parley's) is an error an operator must see. The command stands."""
+    parley = app.extensions["parley"]
+
+    def refuse(*args, **kwargs):
+        raise ProgrammingError("no such table: parley_snapshots")
+
+    monkeypatch.setattr(parley.snapshots, "put", refuse)
+    game = create(client, players=("Kira", "David", "Will"))
+    rng = random.Random(7)
+    with caplog.at_level(logging.WARNING, logger="parley.store"):
+        while game.view()["version"] < 4 and game.legal():
+            assert game.send(rng.choice(game.legal())).status_code == 200
+    assert {r.levelno for r in caplog.records if "not stored" in r.getMessage()} == {logging.ERROR}
