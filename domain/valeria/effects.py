@@ -311,6 +311,51 @@ _NODES = {"gain": _gain, "wild": _wild, "all": _all, "choose": _choose, "may": _
           "take_monster": _take_monster, "action": _action, "offer_exekratys": _offer_exekratys}
 
 
+# The most ways custom content's one power may offer to resolve it. Every way is listed (legal
+# commands) and a choice is matched against them (rules._match), so the count is the work of
+# every roll and refusal: powers nested 'all' within 'all' multiply (6 Thieves in one 'all' at 5
+# players: 12^6 ways before VP-8, 60^6 after). The reference content's largest is far below it.
+MOST_WAYS = 5000
+
+
+def most_ways(effect: dict, players: int, center_stacks: int, cards: int) -> int:
+    """An upper bound on len(options(...)) for this effect in a game of `players`, whatever the
+    state: `center_stacks`, the Center's stacks a card may be taken from or banished from;
+    `cards`, the Citizen and Monster copies a player or an opponent may hold (flip, return_card)."""
+    (kind, arg), = effect.items()
+    opponents = max(players - 1, 1)
+
+    def ways(e: dict) -> int:
+        return most_ways(e, players, center_stacks, cards)
+
+    if kind == "all":
+        total = 1
+        for sub in arg:
+            total *= ways(sub)
+            if total > MOST_WAYS:   # no need to multiply on: already too many
+                return total
+        return total
+    if kind == "choose":
+        return sum(ways(sub) for sub in arg)
+    if kind == "may":
+        return 1 + ways(arg)
+    if kind == "exchange":
+        return 1 + ways(arg["gain"])
+    if kind == "take_from":   # each opponent and resource: the most, or an amount from 0 to it (VP-8)
+        return opponents * len(arg["resources"]) * (1 + arg["max"] + 1)
+    if kind in ("wild", "take_island", "offer_exekratys"):
+        return 3
+    if kind in ("take_card", "banish"):
+        return max(center_stacks, 1)
+    if kind == "flip":
+        return opponents * max(cards, 1)
+    if kind == "return_card":
+        return max(cards, 1)
+    if kind == "take_monster":
+        return opponents
+    return 1   # gain, add_tokens, place_on_self, action: no choice
+
+
 # What one pick of a 'resolve' command's choice is, for each kind of node that asks for one: the
 # view shows them beside each pending reward (asks()), so a client can say what it is offering.
 PICK_WORDS = {

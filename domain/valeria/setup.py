@@ -4,6 +4,7 @@ Events on their own)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
@@ -12,7 +13,7 @@ from .. import kit
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
 from ..ruleset import InvalidCreation, Rejected
-from .effects import has_choice
+from .effects import MOST_WAYS, has_choice, most_ways
 from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
@@ -393,6 +394,36 @@ def _played_with_events(content: dict, problems: list) -> dict:
     return played
 
 
+# Where custom content holds a power (content/schema.json's $ref to $defs/effect).
+EFFECT_KEYS = ("on_turn", "off_turn", "reward", "immediate", "effect", "on_roll", "on_reveal")
+CENTER_STACKS = 20   # [BR p.4] 10 Citizen stacks, 5 Monster stacks, 5 Domain stacks
+
+
+def _powers(x, path: str = "content") -> Iterator[tuple[str, dict]]:
+    """Every power of the content, with where it is."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k in EFFECT_KEYS and isinstance(v, dict):
+                yield f"{path}.{k}", v
+            else:
+                yield from _powers(v, f"{path}.{k}")
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _powers(v, f"{path}[{i}]")
+
+
+def too_many_ways(content: dict, n: int) -> list[str]:
+    """Custom content's powers that could offer more than MOST_WAYS ways to resolve them."""
+    cards = sum(c.get("copies", 1) for c in content.get("citizens", [])) + len(content.get("monsters", []))
+    problems = []
+    for where, power in _powers(content):
+        ways = most_ways(power, n, CENTER_STACKS, cards)
+        if ways > MOST_WAYS:
+            problems.append(f"{where}: this power could offer more than {MOST_WAYS:,} ways to resolve it "
+                            f"with {n} players (every way is listed in legal commands); nest fewer choices")
+    return problems
+
+
 def _accepted(cs: bool, players, options, content) -> tuple[dict | None, dict, list[str]]:
     """The options (with their defaults) and the content the game is created with, and every
     problem with the players, the options' form and custom content at once. The options are
@@ -412,7 +443,7 @@ def _accepted(cs: bool, players, options, content) -> tuple[dict | None, dict, l
         content = default
     else:
         errs = custom_content_problems(_content_validator, content)
-        problems += errs or content_problems(content, cs)
+        problems += errs or content_problems(content, cs) + (too_many_ways(content, n) if 1 <= n <= 5 else [])
         form += errs
     if form or not 1 <= n <= 5:
         return None, content, problems

@@ -2,6 +2,8 @@
 offers the player and what it does, through the one engine that reads every card."""
 from __future__ import annotations
 
+import pytest
+
 from domain.valeria.effects import has_choice, options
 from tests.domain.valeria.table import Table
 
@@ -327,3 +329,29 @@ def test_a_choice_whose_take_would_find_nothing_is_not_offered_beside_one_that_a
     assert opts(t, bane) == [([0], [("gain", {"gold": 3})])]
     alone = {"take_card": {"kind": "citizen", "name": "Knight"}}
     assert opts(t, alone) == [([], [])]                                  # nothing else to do: nothing (VP-6)
+
+
+def test_custom_content_whose_power_could_offer_too_many_ways_is_refused_at_creation():
+    """Every way to resolve a power is listed and matched, so nested choices multiply the work of
+    every roll: content whose one power could offer more than MOST_WAYS is refused, naming it,
+    for the players it would be played by; the reference content is far below (385 at most)."""
+    import copy
+
+    from domain.chance import ServerChance
+    from domain.ruleset import InvalidCreation
+    from domain.valeria import RULESET as R
+    from domain.valeria.effects import MOST_WAYS
+    from domain.valeria.setup import DEFAULT_CONTENT
+
+    content = copy.deepcopy(DEFAULT_CONTENT)
+    thief = next(i for i, c in enumerate(content["citizens"]) if c["id"] == "thief")
+    greedy = {"take_from": {"resources": ["gold", "strength", "magic"], "max": 20}}
+    content["citizens"][thief]["on_turn"] = {"all": [greedy, greedy]}       # 4 x 3 x 22, twice: 69,696 at 5
+    names = ["Anne", "Ben", "Cleo", "Dev", "Eli"]
+    with pytest.raises(InvalidCreation) as refused:
+        R.setup(names, None, content, ServerChance("ab" * 16, 0), None)
+    (problem,) = [p for p in refused.value.problems if "ways" in p]
+    assert problem.startswith(f"content.citizens[{thief}].on_turn:") and f"{MOST_WAYS:,}" in problem
+    assert R.setup(names[:2], None, content, ServerChance("ab" * 16, 0), None)   # 1 x 3 x 22, twice: 4,356
+    for n in range(1, 6):   # the reference content, at every player count
+        assert R.setup(names[:n], {"variant": "solo"} if n == 1 else None, None, ServerChance("ab" * 16, 0), None)
