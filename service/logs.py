@@ -50,11 +50,11 @@ class JsonFormatter(logging.Formatter):
     _second: tuple[int, str] = (-1, "")  # the last whole second formatted, and its text
 
     def format(self, record: logging.LogRecord) -> str:
-        second = int(record.created)
-        if second != self._second[0]:
-            self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+        second, cached = int(record.created), self._second
+        if second != cached[0]:
+            cached = self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
         line = {
-            "ts": f"{self._second[1]}.{int(record.msecs):03d}Z",
+            "ts": f"{cached[1]}.{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
             "pid": record.process,
