@@ -719,10 +719,13 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
     paid = payment(s, seat, action, stack, augment, cmd.get("tomes"))
     if paid is None:
         p = price(s, seat, action, stack)
+        main = p["main"]
         raise Rejected("CANNOT_PAY", rule,
-                       f"It costs {p['amount']} {p['main']}" + (f" and {p['magic']} magic" if p["magic"] else "")
-                       + f"; Magic may stand in for {p['main']} only if at least one {p['main']} token is spent, "
-                         "and you must hold what you pay" + (" (each Tome named once, face up)." if s.cs else "."))
+                       f"It costs {p['amount']} {main}" + (f" and {p['magic']} magic" if p["magic"] else "")
+                       + f"; Magic may stand in for {main} only if at least one {main} token"
+                       + (f" or {main.capitalize()} Tome" if s.cs else "") + " is spent, and you must hold what you pay"
+                       + (" (each Tome named once, face up; 'magic' counts every Magic paid, a Magic Tome's "
+                          "included)." if s.cs else "."), ruling="VA-11" if s.cs else None)
     _took(d, seat, action)
     d.emit("CardGained", seat=seat, stack=stack, card=top, how=action, paid=paid)
     card = s.card(top)

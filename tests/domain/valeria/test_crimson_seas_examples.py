@@ -101,12 +101,18 @@ def test_the_second_tome_example_strength_tome_magic_tome_and_three_magic():
     t.to_actions()
     t.on_top("hill_troll", "hills")          # Strength 5, no Magic, like the Dire Bear
     t.purse(0, strength=0, magic=3)
+    # as the example counts it, 'magic' the 3 tokens alone: refused, saying that 'magic' counts the
+    # Magic Tome too, and that a Strength Tome spent allows Magic to stand in (an audit was misled)
+    refused = t.rejects(0, {"type": "slay", "stack": "hills", "magic": 3, "tomes": {"strength": 1, "magic": 1}},
+                        "CANNOT_PAY")
+    assert "a Magic Tome's included" in refused.detail and "or Strength Tome is spent" in refused.detail
+    assert refused.ruling == "VA-11"
     events = t.do(0, {"type": "slay", "stack": "hills", "magic": 4, "tomes": {"strength": 1, "magic": 1}})
     assert of(events, "CardGained")[0]["paid"] == {"magic": 3, "tomes": ["tome_magic#2", "tome_strength#2"]}
     t.purse(0, strength=0, magic=9)
     t.on_top("hill_troll", "hills")
     refused = t.rejects(0, {"type": "slay", "stack": "hills", "magic": 4}, "CANNOT_PAY")   # no Strength at all
-    assert refused.detail.endswith("(each Tome named once, face up).")
+    assert "(each Tome named once, face up; " in refused.detail
 
 
 def test_the_skeleton_army_example_flips_davids_citizen_before_the_harvest():
