@@ -314,7 +314,7 @@ _NODES = {"gain": _gain, "wild": _wild, "all": _all, "choose": _choose, "may": _
 # The most ways custom content's one power may offer to resolve it. Every way is listed (legal
 # commands) and a choice is matched against them (rules._match), so the count is the work of
 # every roll and refusal: powers nested 'all' within 'all' multiply (6 Thieves in one 'all' at 5
-# players: 12^6 ways before VP-8, 60^6 after). The reference content's largest is far below it.
+# players: 8^6 ways before VP-8, up to 40^6 after). The reference content's largest is far below it.
 MOST_WAYS = 5000
 
 
