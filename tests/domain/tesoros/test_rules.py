@@ -338,8 +338,10 @@ def test_damned_lighthouse_storm_outrage_and_rumors():
     t.state.deck, t.state.discard = [], list(t.state.deck)
     t.state.phase = "action1"
     hands = [list(x.hand) for x in t.state.seats]
-    t.do("A", {"type": "draw_card", "events": ["storm"], "drawn": ["SIREN-a"]})
-    # TA-26: each hand to the Pirate on the right, the previous seat
+    passed = next(e for e in t.do("A", {"type": "draw_card", "events": ["storm"], "drawn": ["SIREN-a"]})
+                  if e["type"] == "HandsPassed")
+    # TA-26: each hand to the Pirate on the right, the previous seat; counts are the sizes passed
+    assert passed["direction"] == "right" and passed["counts"] == [len(h) for h in hands]
     assert t.p(2).hand == hands[0] and t.p(0).hand == sorted(hands[1] + ["SIREN-a"]) and t.p(1).hand == hands[2]
     t.state.deck, t.state.discard = [], list(t.state.deck)
     t.state.phase = "action1"
