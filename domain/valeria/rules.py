@@ -447,6 +447,10 @@ def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None, tomes=No
     for opt in options(s, seat, effect, take_ok, self_card, tomes):
         if json.dumps(opt[0], sort_keys=True) == want:
             return opt
+    if take_ok is not None and any(json.dumps(o[0], sort_keys=True) == want
+                                   for o in options(s, seat, effect, None, self_card, tomes)):
+        raise Rejected("BLOCKADE", BLOCKADE, "The Pirate Blockade is face up: no Citizen whose number was rolled may "
+                       "be gained this Action Phase, not even by a reward. Choose another.", ruling="VA-32")
     allowed = [o[0] for o in options(s, seat, effect, take_ok, self_card, tomes)][:12]
     raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now"
                    + (" with those Tomes, each of which must pay" if tomes else "")
@@ -729,24 +733,37 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
     _took(d, seat, action)
     d.emit("CardGained", seat=seat, stack=stack, card=top, how=action, paid=paid)
     card = s.card(top)
+    rewarded = action == "slay" or (action == "build" and "immediate" in card)
     # VP-47: [BR p.10] takes the Rewards (step 4) before the next Domain is revealed (step 5); where
-    # the reward can reach a Domain on the Center stacks, the reveal waits for it
-    waits = action == "build" and "immediate" in card and acts_on_domains(card["immediate"])
+    # the reward can reach a Domain on the Center stacks, the reveal waits for it. VP-53: [CS Action
+    # Phase] "the player first finishes the Action": a Monster Event to be turned up on the stack the
+    # action emptied waits for every reward of the action (the Ghost Ship's Gold, the Blockade).
+    waits = not card.get("event") and (
+        (action == "build" and "immediate" in card and acts_on_domains(card["immediate"]))
+        or (rewarded and _event_turns_up(s, stack)))
+    then = {"then_reveal": stack} if waits else {}
     if card.get("event"):  # [CS Action Phase] an Exhausted card from the bottom takes its place (VA-27)
         if s.exhausted_pile > 0:
             d.emit("ExhaustedCardPlaced", stack=stack, bottom=True)
     elif not waits:
         _after_taken(d, stack)
     if action == "slay":  # [BR p.9 step 4] the reward
-        d.emit("RewardAwaited", seat=seat, source=top, effect=card["reward"])
+        d.emit("RewardAwaited", seat=seat, source=top, effect=card["reward"], **then)
         for dom in s.seats[seat].domains:
             for p in s.card(dom).get("ongoing", []):
                 if p["when"] == "slay":
-                    d.emit("RewardAwaited", seat=seat, source=dom, effect=p["effect"])
+                    d.emit("RewardAwaited", seat=seat, source=dom, effect=p["effect"], **then)
     elif action == "build" and "immediate" in card:  # [BR p.10 step 4]
-        d.emit("RewardAwaited", seat=seat, source=top, effect=card["immediate"],
-               **({"then_reveal": stack} if waits else {}))
+        d.emit("RewardAwaited", seat=seat, source=top, effect=card["immediate"], **then)
     _settle_action(d)
+
+
+def _event_turns_up(s: ValeriaState, stack: str) -> bool:
+    """Whether _after_taken would turn a Monster Event up on this stack now: nothing is left on
+    it, face up or down, and the Exhausted stack's top card is a Monster Event."""
+    if stack in s.domains and s.domains[stack]["down"] > 0:
+        return False
+    return s.top(stack) is None and s.events_on_top > 0
 
 
 def _took(d: Draft, seat: int, action: str) -> None:
@@ -879,7 +896,9 @@ def _resolve_pending(d: Draft, seat: int, option, k: int = 0) -> None:
     p = d.s.pending[k]
     d.emit("RewardResolved", seat=seat, source=p["source"], choice=option[0], **({"reward": k} if k else {}))
     _apply(d, seat, option[1], p["source"])
-    if p.get("then_reveal"):  # VP-47: [BR p.10 step 5] the next Domain, once the reward is taken
+    # VP-47: [BR p.10 step 5] the next Domain, once the reward is taken; VP-53: a Monster Event, once
+    # the last reward of the action that emptied its stack is taken (the player orders them, VP-4)
+    if p.get("then_reveal") and not any(q.get("then_reveal") == p["then_reveal"] for q in d.s.pending):
         _after_taken(d, p["then_reveal"])
 
 

@@ -1,0 +1,126 @@
+"""VP-53: [CS Action Phase] "if a stack in the Center Stacks is ever Exhausted as a result of an
+Action taken by a player, the player first finishes the Action and then adds an Exhausted card
+... After revealing a Monster Event card, place it face-up in the stack you exhausted." Slaying
+a Monster ends with "4. Take the Rewards" [BR p.9], so a Monster Event turned up on the stack a
+slay emptied comes after every reward of that slay: in the same command when the rewards resolve
+by themselves, else with the `resolve` that takes the last of them (a table reports it there).
+An outside audit over HTTP found the Event turned up first: the Ghost Ship then took no Gold from
+a slayer whose reward was Gold, and the Pirate Blockade refused a Citizen the reward offered."""
+from __future__ import annotations
+
+import pytest
+
+from domain.chance import ServerChance
+from domain.valeria import RULESET as R
+from domain.valeria.legal import table_inputs
+from tests.domain.valeria.table import of
+from tests.domain.valeria.test_monster_events_on_their_own import EventsTable
+
+
+def last_monster(t: EventsTable, stack: str, card: str) -> EventsTable:
+    """Only `card` is left on the Monster stack `stack`."""
+    t.state.monsters[stack][:] = [card]
+    return t
+
+
+def kinds(events) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def test_the_ghost_ship_turned_up_by_a_slay_takes_gold_from_the_reward_just_taken():
+    """VA-19: turned up, the Ghost Ship takes 1 Gold from the active player if they have one. A slayer
+    with no Gold whose reward is 3 Gold has one by then."""
+    t = last_monster(EventsTable(), "hills", "hill_troll#1")
+    t.to_actions()
+    t.purse(0, strength=5)
+    events = t.do(0, {"type": "slay", "stack": "hills", "revealed": ["ghost_ship"]})
+    order = kinds(events)
+    assert order.index("RewardResolved") < order.index("EventRevealed")
+    assert of(events, "EventRevealed") == [{"type": "EventRevealed", "stack": "hills", "card": "ghost_ship"}]
+    assert t.seat(0).gold == 2 and t.state.event_tokens["ghost_ship"] == {"gold": 1}
+    assert "hills" in t.state.exhausted and not t.state.pending
+
+
+def test_a_reward_taken_before_the_blockade_turns_up_may_take_a_citizen_whose_number_was_rolled():
+    """The Pirate Blockade forbids gaining a rolled Citizen once it is face up; the reward of the slay
+    that emptied its stack is taken before that, so it may take one."""
+    t = last_monster(EventsTable(), "ruins", "wraith#1")      # reward: a Citizen costing up to 3
+    t.to_actions(1, 2)                                        # 1, 2 and 3 rolled: Monk, Merchant, Mercenary
+    t.purse(0, strength=4, magic=2)
+    t.rejects(0, {"type": "slay", "stack": "ruins", "revealed": ["blockade"]}, "TABLE_OUTCOME_INVALID")
+    events = t.do(0, {"type": "slay", "stack": "ruins"})       # nothing is turned up yet
+    assert not of(events, "EventRevealed") and t.state.pending[0]["then_reveal"] == "ruins"
+    assert R.view(t.state, 0)["pending_rewards"][0]["then_reveal"] == "ruins"
+    choices = [c["choice"] for c in R.legal_commands(t.state, 0) if c["type"] == "resolve"]
+    assert ["monk"] in choices and ["mercenary"] in choices
+    assert "revealed" in table_inputs(t.state, 0)["resolve"]
+    t.rejects(0, {"type": "resolve", "choice": ["mercenary"]}, "TABLE_OUTCOME_REQUIRED")
+    events = t.do(0, {"type": "resolve", "choice": ["mercenary"], "revealed": ["blockade"]})
+    order = kinds(events)
+    assert order.index("RewardResolved") < order.index("EventRevealed")
+    assert any(c.startswith("mercenary") for c in t.seat(0).citizens)
+    assert t.state.event_at["ruins"] == "blockade"
+    t.purse(0, gold=9)                                        # from now on the Blockade holds
+    t.rejects(0, {"type": "recruit", "stack": "monk"}, "BLOCKADE")
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_with_two_rewards_the_event_turns_up_after_the_last_whichever_the_player_takes_first(first):
+    """A Domain's 'when you slay' power is a reward of the same slay (VP-4: the player orders them).
+    Once one is taken, the other resolves by itself in the same command, and then the Event."""
+    t = last_monster(EventsTable(), "hills", "hill_troll#1").give(0, "hunting_lodge")   # +1 Gold per slay
+    t.to_actions()
+    t.purse(0, strength=5)
+    events = t.do(0, {"type": "slay", "stack": "hills"})
+    assert not of(events, "EventRevealed") and len(t.state.pending) == 2
+    assert all(p["then_reveal"] == "hills" for p in t.state.pending)
+    t.rejects(0, {"type": "resolve", "reward": first, "choice": []}, "TABLE_OUTCOME_REQUIRED")
+    events = t.do(0, {"type": "resolve", "reward": first, "choice": [], "revealed": ["ghost_ship"]})
+    assert kinds(events) == ["RewardResolved", "Gained", "RewardResolved", "Gained", "EventRevealed", "TokensAdded"]
+    assert not t.state.pending
+    assert t.seat(0).gold == 3 and t.state.event_tokens["ghost_ship"] == {"gold": 1}
+
+
+def test_with_the_servers_chance_the_event_comes_after_the_reward_too():
+    t = last_monster(EventsTable(), "hills", "hill_troll#1")
+    t.to_actions()
+    t.purse(0, strength=5)
+    events = R.decide(t.state, 0, {"type": "slay", "stack": "hills"}, ServerChance("00" * 32, 9))
+    order = kinds(events)
+    assert "EventRevealed" in order and order.index("RewardResolved") < order.index("EventRevealed")
+
+
+def test_a_recruit_has_no_reward_and_turns_the_event_up_at_once():
+    t = EventsTable()
+    del t.state.citizens["monk"][1:]
+    t.to_actions()
+    t.purse(0, gold=9)
+    events = t.do(0, {"type": "recruit", "stack": "monk", "revealed": ["leviathan"]})
+    assert of(events, "EventRevealed")[0]["card"] == "leviathan"
+
+
+def test_a_reward_refused_by_a_blockade_already_face_up_says_so():
+    """VA-32: once the Blockade is up, a reward may not gain a rolled Citizen either; the refusal names
+    the Blockade, not only the choices left."""
+    t = EventsTable().event_at("blockade", "monk")
+    t.state.monsters["ruins"][:] = ["wraith#1", "wraith#2"]
+    t.to_actions(1, 2)                                        # 1, 2 and 3 rolled
+    t.purse(0, strength=4, magic=2)
+    t.do(0, {"type": "slay", "stack": "ruins"})
+    refused = t.rejects(0, {"type": "resolve", "choice": ["mercenary"]}, "BLOCKADE")
+    assert refused.ruling == "VA-32" and "Blockade" in refused.detail
+    t.rejects(0, {"type": "resolve", "choice": ["champion"]}, "CHOICE_NOT_ALLOWED")   # costs 4: never allowed
+    t.do(0, {"type": "resolve", "choice": ["archer"]})
+    assert any(c.startswith("archer") for c in t.seat(0).citizens)
+
+
+def test_the_last_domain_of_a_stack_gives_its_reward_before_the_event_is_turned_up():
+    """Build a Domain ends with its rewards [BR p.10] as a slay does [BR p.9]."""
+    t = EventsTable().give(0, "peasant")                      # a Worker for the Granary
+    t.state.domains["domain_1"]["down"] = 0                   # the Granary is the last of its stack
+    t.to_actions()
+    t.purse(0, gold=4)
+    events = t.do(0, {"type": "build", "stack": "domain_1", "revealed": ["ghost_ship"]})
+    order = kinds(events)
+    assert order.index("RewardResolved") < order.index("EventRevealed")
+    assert t.seat(0).gold == 2 and t.state.event_tokens["ghost_ship"] == {"gold": 1}   # 4 paid, 3 gained, 1 given
