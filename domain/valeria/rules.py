@@ -761,7 +761,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
 def _event_turns_up(s: ValeriaState, stack: str) -> bool:
     """Whether _after_taken would turn a Monster Event up on this stack now: nothing is left on
     it, face up or down, and the Exhausted stack's top card is a Monster Event."""
-    if stack in s.domains and s.domains[stack]["down"] > 0:
+    if stack in s.domains and s.domains[stack]["down"]:   # a count: another Domain is turned up
         return False
     return s.top(stack) is None and s.events_on_top > 0
 
