@@ -711,7 +711,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
         raise Rejected("NO_SUCH_STACK", rule, f"Choose a {kind} stack of the Center Stacks.")
     top = s.top(stack)
     if top is None:
-        raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted.", ruling="VA-B2")
+        raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted: no card is left on it to take.")
     if action == "build" and not roles_met(s, seat, top):
         raise Rejected("ROLES_NOT_MET", rule, "Your Citizens' Role icons do not match the Domain's.")
     if action == "recruit" and blocked(s, stack):
