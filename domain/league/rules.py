@@ -170,7 +170,10 @@ def throw_dice(d: Draft, seat: int, command: dict) -> None:
                        ruling="LP-P4")
     banked = c.banked[seat]
     if not set(banked.values()) <= set(keep):
-        raise Rejected("MUST_KEEP_BANKED", CHALLENGE, "Dice set aside for 1-2-3 stay set aside.", ruling="LP-A5")
+        missing = sorted(set(banked.values()) - set(keep))
+        raise Rejected("MUST_KEEP_BANKED", CHALLENGE, "Dice set aside for 1-2-3 stay set aside: add position"
+                       + ("s " if len(missing) > 1 else " ") + ", ".join(map(str, missing)) + " to 'keep'.",
+                       ruling="LP-A5")
     mode = s.options["challenge_qualification"]
     if mode == "scc" and len(banked) < 3 and set(keep) != set(banked.values()):
         raise Rejected("HOLD_NOT_ALLOWED", CHALLENGE,

@@ -7,7 +7,8 @@ def test_first_throw_1_4_5_2_6_sets_aside_the_1_and_the_2():
     t = Table()
     (e,) = t.do(0, {"type": "throw_dice", "values": [1, 4, 5, 2, 6]})
     assert e["banked"] == {"1": 0, "2": 3} and e["score"] is None
-    t.rejects(0, {"type": "throw_dice", "keep": [0], "values": [3, 1, 1, 1]}, "MUST_KEEP_BANKED")
+    refused = t.rejects(0, {"type": "throw_dice", "keep": [0], "values": [3, 1, 1, 1]}, "MUST_KEEP_BANKED")
+    assert refused.detail.endswith("add position 3 to 'keep'.")   # the 2, set aside at position 3
     (e,) = t.do(0, {"type": "throw_dice", "keep": [0, 3], "values": [3, 5, 5]})
     assert e["banked"] == {"1": 0, "2": 3, "3": 1} and e["score"] == 10
 
