@@ -199,7 +199,8 @@ def content_problems(c: dict) -> list[str]:
     problems += _id_problems(c) + _vortex_problems(c["vortex"]) + _board_problems(c["board"])
     if not problems:
         problems += _unreachable(c["board"])
-    return problems + _program_problems(c) + _placeless_problems(c)
+    programs = _program_problems(c)
+    return problems + programs + _placeless_problems(c) + ([] if problems or programs else _work_problems(c))
 
 
 def _id_problems(c: dict) -> list[str]:
@@ -260,6 +261,80 @@ def _unreachable(board: dict) -> list[str]:
     if seen != set(adj):
         return ["board: every spot must be reachable from the Harbor"]
     return []
+
+
+# The most steps one effect program may take, counted as if every choice took its longest way:
+# a repeat runs its body n times, a forEachSpace once for every space and the Harbor, a
+# forEachPlayer five times, and each Artifact gained is a draw (the Artifact deck empty, each
+# still an event). The interpreter lays a repeat's body out n times in the agenda that every
+# command stores, so content whose program could run a million steps (a crafted `gain` of 10^6
+# Artifacts hung a worker until gunicorn killed it; repeats nested 17 deep stored 310 KB a step)
+# is refused at creation instead. The reference content's longest takes 28.
+MOST_STEPS = 1000
+# And what a program may lay out in the agenda: while it runs, every command stores the frames
+# left to run (the Agenda event), a repeat's body n times over, so a large program repeated
+# stores its size many times a step (a 118 KB program of repeats stored 310 KB a step, 101 MB in
+# 330 commands). Bounded by its steps times its size as compact JSON: the reference content's
+# largest is 7.5 KB.
+MOST_LAID_OUT = 256 * 1024
+
+
+def most_steps(e, spaces: int) -> int:
+    """An upper bound of the steps program `e` takes (see MOST_STEPS), each node counted once for
+    itself, so that a repeat of an empty sequence counts too; 0 for what is not a program."""
+    if not isinstance(e, dict):
+        return 0
+    if "seq" in e:
+        return 1 + sum(most_steps(x, spaces) for x in e["seq"])
+    if "choice" in e:
+        return 1 + max((most_steps(x, spaces) for x in e["choice"]["options"]), default=0)
+    if "if" in e:
+        return 1 + max(most_steps(e.get("then"), spaces), most_steps(e.get("else"), spaces))
+    if "repeat" in e:
+        return 1 + e["repeat"]["n"] * most_steps(e["repeat"]["do"], spaces)
+    if "forEachSpace" in e:
+        return 1 + spaces * most_steps(e["forEachSpace"]["do"], spaces)
+    if "forEachPlayer" in e:
+        return 1 + 5 * most_steps(e["forEachPlayer"]["do"], spaces)
+    if "bind" in e:
+        return 1 + most_steps(e.get("in"), spaces)
+    steps = 1 + (e.get("artifacts", 0) if e.get("op") in ("gain", "lose") else 0)
+    return steps + (most_steps(e.get("do"), spaces) if e.get("op") == "schedule" else 0)
+
+
+def _programs(c: dict) -> list[tuple[str, object]]:
+    """Every effect program of the content, with where it is."""
+    out: list[tuple[str, object]] = []
+    for t in c["tiles"]:
+        out += [(f"tiles[{t['id']}].rewards.{stage}", e) for stage, e in t["rewards"].items()]
+    for cv in c["caves"]:
+        for side, face in cv["sides"].items():
+            out += [(f"caves[{cv['id']}].{side}.{stage}", e)
+                    for stage, e in (face.get("rewards") or {"all": face.get("rewardsAllStages")}).items()]
+    out += [(f"eventTokens[{tk['id']}]", tk["effect"]) for tk in c["eventTokens"]]
+    out += [(f"plans[{p['id']}]", p["effect"]) for p in c["plans"]]
+    out += [(f"anomalies[{a['id']}].{stage}", e) for a in c["anomalies"] for stage, e in a["effects"].items()]
+    out += [(f"artifacts[{a['id']}]", a["effect"]) for a in c["artifacts"]]
+    out += [(f"shipMat.preprinted.{slot}", e) for slot, e in c["shipMat"]["preprinted"].items()]
+    return out
+
+
+def _work_problems(c: dict) -> list[str]:
+    """Programs that could take more than MOST_STEPS steps, or lay out more than MOST_LAID_OUT
+    bytes (their amounts already whole numbers)."""
+    spaces = len(c["board"]["spots"]) + 1
+    out = []
+    for where, e in _programs(c):
+        n = most_steps(e, spaces)
+        if n > MOST_STEPS:
+            out.append(f"{where}: this effect could take {n:,} steps or more; custom content may take at most "
+                       f"{MOST_STEPS:,} (a repeat counts its body n times, forEachSpace once a space, forEachPlayer "
+                       "five times, an Artifact gained or lost one each)")
+        elif n * (size := kit.content_size(e)) > MOST_LAID_OUT:
+            out.append(f"{where}: this effect's {size:,} bytes times its {n:,} steps come to more than "
+                       f"{MOST_LAID_OUT:,}, what one effect may lay out while it runs (every command stores what is "
+                       "left of it)")
+    return out
 
 
 def _program_problems(c: dict) -> list[str]:
@@ -485,6 +560,9 @@ def _first_round(events: list[dict], chance, t: dict) -> list[dict]:
             raise count(2 + d.used["anomaly"]) if d.missing == "anomaly" else r from None
         if chance.mode == "table" and len(t["anomaly"]) != 1 + d.used["anomaly"]:
             raise count(1 + d.used["anomaly"])
+    except kit.TooManyEvents:
+        raise InvalidCreation(cite([f"content: round 1's Anomaly would set off more than {kit.MAX_EVENTS:,} events "
+                                    "at once, more than Parley adjudicates in one command"], SECTIONS)) from None
     except Rejected as r:
         detail = r.detail if r.detail.startswith("setup") else f"setup.anomaly: {r.detail}"
         raise InvalidCreation(cite([detail], SECTIONS)) from None

@@ -60,6 +60,24 @@ class GameOver(Exception):
     """The game ended inside a command; nothing after that event happens."""
 
 
+# The most events one command (or a game's setup) may set off. The reference contents never
+# come near it (the most seen in random games of every ruleset is in docs/performance.md); it is
+# the backstop under the content bounds (CONTENT_MAX_*, Chrono's MOST_STEPS, Valeria's
+# MOST_WAYS) for whatever custom content they let through: a command past it is refused, with
+# nothing stored, before its events cost more CPU, storage and every reader's time.
+MAX_EVENTS = 5000
+COMMANDS_RULE = Section("Parley: commands")
+
+
+class TooManyEvents(Rejected):
+    """A command (or setup) that would set off more than MAX_EVENTS events."""
+
+    def __init__(self):
+        super().__init__("TOO_MANY_EVENTS", COMMANDS_RULE,
+                         f"This would set off more than {MAX_EVENTS:,} events at once, more than Parley adjudicates "
+                         "in one command; only custom content can ask for that. Nothing was stored.")
+
+
 class Draft:
     """decide() works on a draft: a clone of the state to which each event is applied as soon
     as it is emitted, so later steps of a command see earlier ones. The real state changes
@@ -72,6 +90,8 @@ class Draft:
         self._evolve = evolve
 
     def emit(self, type_: str, **data) -> None:
+        if len(self.events) >= MAX_EVENTS:
+            raise TooManyEvents()
         event = {"type": type_, **data}
         self.events.append(event)
         self._evolve(self.s, event)
@@ -134,6 +154,13 @@ def content_key(content: dict) -> str:
 # costs CPU (crafted Chrono content: about 1.5 s at 55 KB, 3.3 s at 88 KB on the 2-core machine),
 # so the cap is four times the largest reference content, not more. Documented in docs/api.md.
 CONTENT_MAX_BYTES = 128 * 1024
+# The bytes do not bound validation by themselves: a crafted Chrono content of 127 KB, its
+# effects nested 27 deep around 6,000 objects, took 26 s of CPU to validate (jsonschema tries each
+# kind of effect at every level, and the cost per object grows with the depth). So content is
+# also bounded in its depth and in how many objects and arrays it holds, both checked before
+# validation: the reference contents nest at most 13 deep and hold 134 to 729 of them.
+CONTENT_MAX_DEPTH = 20
+CONTENT_MAX_CONTAINERS = 2500
 
 _TOO_BIG = {"maxLength": "characters", "maxItems": "items", "maxProperties": "properties"}
 
@@ -142,12 +169,41 @@ def content_size(content) -> int:
     return len(json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode())
 
 
+def content_shape(content) -> tuple[int, int]:
+    """How deep the content nests (a scalar 0, an empty object or array 1) and how many objects
+    and arrays it holds, walked without recursion."""
+    deepest = containers = 0
+    stack = [(content, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children: Iterable
+        if isinstance(value, dict):
+            children = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        containers += 1
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest, containers
+
+
 def content_size_problems(content, where: str = "content") -> list[str]:
     """The content's problems when it is over CONTENT_MAX_BYTES: the total, and its largest
-    parts (so the refusal says where the bulk is without validating it all first)."""
+    parts (so the refusal says where the bulk is without validating it all first); or over
+    CONTENT_MAX_DEPTH or CONTENT_MAX_CONTAINERS."""
     size = content_size(content)
     if size <= CONTENT_MAX_BYTES:
-        return []
+        depth, containers = content_shape(content)
+        out = []
+        if depth > CONTENT_MAX_DEPTH:
+            out.append(f"{where}: nested {depth} deep; custom content may nest at most {CONTENT_MAX_DEPTH} deep "
+                       "(objects and arrays within one another)")
+        if containers > CONTENT_MAX_CONTAINERS:
+            out.append(f"{where}: {containers} objects and arrays; custom content may hold at most "
+                       f"{CONTENT_MAX_CONTAINERS}")
+        return out
     out = [f"{where}: {size} bytes as JSON; custom content may have at most {CONTENT_MAX_BYTES}"]
     if isinstance(content, dict):
         parts = sorted(((content_size(v), k) for k, v in content.items()), reverse=True)[:3]

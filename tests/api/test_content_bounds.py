@@ -8,7 +8,9 @@ import json
 
 import pytest
 
-from domain.kit import CONTENT_MAX_BYTES
+from domain import kit
+from domain.chrono.setup import MOST_LAID_OUT, MOST_STEPS
+from domain.kit import CONTENT_MAX_BYTES, CONTENT_MAX_CONTAINERS, CONTENT_MAX_DEPTH, content_shape
 from domain.registry import all_rulesets
 
 PLAYERS = [{"name": "Anne"}, {"name": "Ben"}]
@@ -77,3 +79,103 @@ def test_the_domain_refuses_oversized_content_too(rid):
     with pytest.raises(InvalidCreation) as refused:
         RULESETS[rid].setup(["Anne", "Ben"], None, content, ServerChance(new_seed(), 0), None)
     assert any("content" in p and str(CONTENT_MAX_BYTES) in p for p in refused.value.problems), refused.value.problems
+
+
+# -- depth, objects and arrays, steps, events (an adversarial probe, 2026-12-04) ---------------
+# 127 KB of Chrono effects nested 27 deep took 26 s of CPU to validate; a `gain` of 10^6 Artifacts
+# in an Anomaly hung a worker until gunicorn killed it; repeats nested 17 deep stored 310 KB a step.
+
+def _create(client, content) -> tuple[int, dict]:
+    response = client.post("/games", json={"ruleset": "chrono-corsairs", "players": PLAYERS, "content": content})
+    return response.status_code, response.get_json()
+
+
+def _nested(levels: int, leaf=None) -> dict:
+    effect = leaf or {"op": "noEffect"}
+    for _ in range(levels):
+        effect = {"seq": [effect]}
+    return effect
+
+
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_every_reference_content_is_within_the_depth_and_container_caps(rid):
+    depth, containers = content_shape(RULESETS[rid].default_content)
+    assert depth <= CONTENT_MAX_DEPTH - 5 and containers * 3 <= CONTENT_MAX_CONTAINERS, (depth, containers)
+
+
+def test_content_nested_past_the_depth_cap_is_refused_on_its_shape_before_it_is_validated(corsairs_client):
+    content = _chrono()
+    content["plans"][0]["effect"] = _nested(12)    # a plan's effect sits 4 deep; a seq level is 2
+    depth, _ = content_shape(content)
+    assert depth > CONTENT_MAX_DEPTH
+    status, body = _create(corsairs_client, content)
+    assert status == 422, body
+    assert body["problems"] == [f"content: nested {depth} deep; custom content may nest at most {CONTENT_MAX_DEPTH} "
+                                "deep (objects and arrays within one another)"], body["problems"]
+
+
+def test_content_with_too_many_objects_and_arrays_is_refused_on_its_shape(corsairs_client):
+    content = _chrono()
+    for plan in content["plans"][:10]:
+        plan["effect"] = {"seq": [{"op": "noEffect"}] * 200}
+    status, body = _create(corsairs_client, content)
+    assert status == 422, body
+    depth, containers = content_shape(content)
+    assert containers > CONTENT_MAX_CONTAINERS and len(json.dumps(content)) < CONTENT_MAX_BYTES
+    assert body["problems"] == [f"content: {containers} objects and arrays; custom content may hold at most "
+                                f"{CONTENT_MAX_CONTAINERS}"], body["problems"]
+
+
+@pytest.mark.parametrize("effect, steps", [
+    ({"op": "gain", "artifacts": 1000000}, 1000001),
+    (_nested(1, {"repeat": {"n": 10, "do": {"repeat": {"n": 10, "do": {"repeat": {"n": 10, "do": {"op": "noEffect"}}}}}}}),
+     1 + 1 + 10 * (1 + 10 * (1 + 10))),
+])
+def test_an_effect_that_could_take_more_than_most_steps_is_refused_naming_it(corsairs_client, effect, steps):
+    content = _chrono()
+    content["anomalies"][0]["effects"]["OPENING"] = effect
+    status, body = _create(corsairs_client, content)
+    assert status == 422, body
+    where = f"content.anomalies[{content['anomalies'][0]['id']}].OPENING"
+    assert [p for p in body["problems"] if "steps" in p] == [
+        f"{where}: this effect could take {steps:,} steps or more; custom content may take at most {MOST_STEPS:,} "
+        "(a repeat counts its body n times, forEachSpace once a space, forEachPlayer five times, an Artifact "
+        "gained or lost one each) [Phase 1: Destabilization and Anomalies]"], body["problems"]
+
+
+def test_an_effect_of_a_thousand_steps_is_still_accepted(corsairs_client):
+    content = _chrono()
+    content["plans"][0]["effect"] = {"op": "gain", "artifacts": 999}   # the op and 999 draws
+    status, body = _create(corsairs_client, content)
+    assert status == 201, body
+
+
+def test_a_command_past_max_events_is_refused_and_stores_nothing(corsairs_client, monkeypatch):
+    """The backstop under the content bounds, shown with a lower cap: a Corsairs command whose
+    events pass it is refused 422 TOO_MANY_EVENTS citing 'Parley: commands', and the game does
+    not move."""
+    created = corsairs_client.post("/games", json={"ruleset": "corsairs-of-valeria", "players": PLAYERS}).get_json()
+    auth = {"Authorization": f"Bearer {created['host_token']}"}
+    game = f"/games/{created['id']}"
+    before = corsairs_client.get(game, headers=auth).get_json()["version"]
+    monkeypatch.setattr(kit, "MAX_EVENTS", 0)
+    response = corsairs_client.post(f"{game}/commands", json={"type": "roll_dice", "seat": 0}, headers=auth)
+    assert response.status_code == 422, response.get_json()
+    body = response.get_json()
+    assert body["code"] == "TOO_MANY_EVENTS" and body["section"] == "Parley: commands", body
+    monkeypatch.undo()
+    assert corsairs_client.get(game, headers=auth).get_json()["version"] == before
+
+
+def test_a_large_effect_repeated_is_refused_for_what_it_would_lay_out_at_every_step(corsairs_client):
+    content = _chrono()
+    bulky = {"op": "gain", "doubloons": 1, "note": [["x" * 90] * 20] * 15}   # parameters: bounded, but 28 KB
+    content["anomalies"][0]["effects"]["OPENING"] = {"repeat": {"n": 10, "do": bulky}}
+    status, body = _create(corsairs_client, content)
+    assert status == 422, body
+    where = f"content.anomalies[{content['anomalies'][0]['id']}].OPENING"
+    laid = [p for p in body["problems"] if "lay out" in p]
+    assert len(laid) == 1 and laid[0].startswith(f"{where}: this effect's ") and f"{MOST_LAID_OUT:,}" in laid[0], body
+    content["anomalies"][0]["effects"]["OPENING"] = bulky   # once: 1 step of 28 KB
+    status, body = _create(corsairs_client, content)
+    assert status == 201, body
