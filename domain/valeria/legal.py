@@ -176,7 +176,7 @@ def _reveals(s: ValeriaState, cmd: dict) -> bool:
 def _may_reveal(s: ValeriaState, cmd: dict) -> bool:
     """Whether the command may turn a face-down card up: a Domain, a mixed stack's Citizen (VP-40), a
     Monster Event on a stack it empties, the Crimson Seas supplies, a Monster drawn at random."""
-    if cmd["type"] in ("build", "slay", "sail"):
+    if cmd["type"] in ("build", "slay", "sail") or s.reveals_waiting:   # VP-53: the granted action done
         return True
     if cmd["type"] == "recruit":
         return s.events_on or str(cmd["stack"]).startswith(MIXED)

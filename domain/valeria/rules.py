@@ -710,6 +710,10 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
     if stack is None or s.stack_kind(stack) != kind:   # no stack is of no kind
         raise Rejected("NO_SUCH_STACK", rule, f"Choose a {kind} stack of the Center Stacks.")
     top = s.top(stack)
+    if top is None and (stack in s.reveals_waiting or any(p.get("then_reveal") == stack for p in s.pending)):
+        raise Rejected("NOT_YET_TURNED_UP", rule, "Nothing is face up on that stack yet: its next card is turned up "
+                       "once the action that emptied it is finished, its rewards and the actions they grant included.",
+                       ruling="VP-53")
     if top is None:
         raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted: no card is left on it to take.")
     if action == "build" and not roles_met(s, seat, top):
@@ -897,15 +901,21 @@ def _resolve_pending(d: Draft, seat: int, option, k: int = 0) -> None:
     d.emit("RewardResolved", seat=seat, source=p["source"], choice=option[0], **({"reward": k} if k else {}))
     _apply(d, seat, option[1], p["source"])
     # VP-47: [BR p.10 step 5] the next Domain, once the reward is taken; VP-53: a Monster Event, once
-    # the last reward of the action that emptied its stack is taken (the player orders them, VP-4)
+    # the last reward of the action that emptied its stack is taken (the player orders them, VP-4),
+    # and any action those rewards granted: [BR p.15] "Fulfilling the additional action is still a
+    # part of the ... action" (_settle_action turns it up then)
     if p.get("then_reveal") and not any(q.get("then_reveal") == p["then_reveal"] for q in d.s.pending):
-        _after_taken(d, p["then_reveal"])
+        if d.s.granted:
+            d.emit("RevealPostponed", stack=p["then_reveal"])
+        else:
+            _after_taken(d, p["then_reveal"])
 
 
 def acts_on_domains(effect) -> bool:
-    """Whether a reward can reach a Domain on the Center stacks: banish one, or take one free."""
+    """Whether a reward can reach a Domain on the Center stacks: banish one, take one free, or
+    grant a build (the additional action is part of the one that granted it [BR p.15])."""
     if isinstance(effect, dict):
-        if effect.get("banish") == "domain":
+        if effect.get("banish") == "domain" or effect.get("action") == "build":
             return True
         if isinstance(effect.get("take_card"), dict) and effect["take_card"].get("kind") == "domain":
             return True
@@ -928,6 +938,10 @@ def _settle_action(d: Draft) -> None:
     from .legal import legal_commands
     while s.granted and not any(c["type"] == s.granted[0] for c in legal_commands(s, s.active)):
         d.emit("GrantLapsed", seat=s.active, action=s.granted[0])  # VP-6: an action nobody can take does nothing
+    while s.reveals_waiting and not s.granted:  # VP-53: the granted actions done, the action is finished
+        stack = s.reveals_waiting[0]
+        d.emit("RevealDue", stack=stack)
+        _after_taken(d, stack)
     if s.solo and not s.granted:
         solo.check_end(d)  # [BR p.17] 'The game ends immediately', the action finished [BR p.8, p.15] (VP-25)
     if s.actions_left == 0 and not s.granted:

@@ -80,6 +80,7 @@ class ValeriaState(kit.GameState):
     pending: list[dict[str, Any]] = field(default_factory=list)   # rewards the active player still resolves
     actions_left: int = 0
     granted: list[str] = field(default_factory=list)      # additional actions a reward granted, not one of the two [BR p.15]
+    reveals_waiting: list[str] = field(default_factory=list)   # stacks turned up once the granted actions are done (VP-53)
     end_triggered: bool = False
     finished: bool = False
     result: dict[str, Any] | None = None
@@ -448,6 +449,14 @@ def _grant_lapsed(s, e):
     s.granted.pop(0)
 
 
+def _reveal_postponed(s, e):
+    s.reveals_waiting.append(e["stack"])
+
+
+def _reveal_due(s, e):
+    s.reveals_waiting.remove(e["stack"])
+
+
 def _reward_awaited(s, e):
     s.pending.append({"source": e["source"], "effect": e["effect"],
                       **({"then_reveal": e["then_reveal"]} if "then_reveal" in e else {})})   # VP-47
@@ -609,6 +618,8 @@ _HANDLERS = {
     "ActionPhaseBegan": _action_phase_began,
     "ActionTaken": _action_taken,
     "ActionGranted": _action_granted,
+    "RevealPostponed": _reveal_postponed,
+    "RevealDue": _reveal_due,
     "GrantLapsed": _grant_lapsed,
     "RewardAwaited": _reward_awaited,
     "RewardResolved": _reward_resolved,

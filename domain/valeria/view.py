@@ -66,6 +66,7 @@ def view(s: ValeriaState, viewer) -> dict:
         "pending_rewards": [{**p, "asks": asks(p["effect"])} for p in s.pending],
         "actions_left": s.actions_left,
         "granted_actions": list(s.granted),          # [BR p.15] additional actions to take now (VP-15)
+        "reveals_waiting": list(s.reveals_waiting),  # stacks turned up once those are done (VP-53)
         "monster_stacks": {k: list(v) for k, v in s.monsters.items()},
         "citizen_stacks": {k: list(v) for k, v in s.citizens.items()},
         "domain_stacks": {k: dict(v) for k, v in s.domains.items()},

@@ -59,3 +59,25 @@ def test_with_the_servers_chance_the_order_is_the_same():
     state = t.state
     events = R.decide(state, 0, {"type": "build", "stack": "domain_1"}, ServerChance("00" * 32, 9))
     assert not of(events, "DomainRevealed")
+
+
+def test_a_reward_granting_a_build_is_taken_before_the_next_domain_is_turned_up():
+    """[BR p.15] the additional action is part of the Build that granted it, so it comes before
+    step 5: the granted build cannot take the Domain still face down under the Granary, and that
+    Domain is turned up once it is done. An outside audit found it turned up with the first build."""
+    from tests.domain.valeria.test_event_after_rewards import granting
+    t = Table(content=granting("build"))
+    t.to_actions()
+    t.purse(0, gold=5)
+    events = t.do(0, {"type": "build", "stack": "domain_1"})
+    assert not of(events, "DomainRevealed") and of(events, "RewardAwaited")[0]["then_reveal"] == "domain_1"
+    events = t.do(0, {"type": "resolve", "choice": [True]})
+    assert [e["type"] for e in events] == ["RewardResolved", "ActionGranted", "RevealPostponed"]
+    builds = [c["stack"] for c in R.legal_commands(t.state, 0) if c["type"] == "build"]
+    assert "domain_1" not in builds and "domain_2" in builds
+    t.rejects(0, {"type": "build", "stack": "domain_1"}, "NOT_YET_TURNED_UP")
+    nameable = [d for d in R.view(t.state, "arbiter")["nameable"]["domains"]]
+    under_2, under_1 = nameable[0], nameable[1]
+    events = t.do(0, {"type": "build", "stack": "domain_2", "revealed": [under_2, under_1]})
+    assert [(e["stack"], e["card"]) for e in of(events, "DomainRevealed")] == [("domain_2", under_2), ("domain_1", under_1)]
+    assert not t.state.reveals_waiting and t.state.actions_left == 1

@@ -8,6 +8,8 @@ An outside audit over HTTP found the Event turned up first: the Ghost Ship then 
 a slayer whose reward was Gold, and the Pirate Blockade refused a Citizen the reward offered."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from domain.chance import ServerChance
@@ -124,3 +126,48 @@ def test_the_last_domain_of_a_stack_gives_its_reward_before_the_event_is_turned_
     order = kinds(events)
     assert order.index("RewardResolved") < order.index("EventRevealed")
     assert t.seat(0).gold == 2 and t.state.event_tokens["ghost_ship"] == {"gold": 1}   # 4 paid, 3 gained, 1 given
+
+
+# -- an action a reward grants is part of the action that granted it [BR p.15] ----------------
+
+def granting(grant: str) -> dict:
+    """The reference content with every Domain free and without roles, and the Granary's reward
+    an additional action of the kind `grant`."""
+    content = copy.deepcopy(R.default_content)
+    for domain in content["domains"]:
+        domain["cost"], domain["roles"] = 1, {}
+        if domain["id"] == "granary":
+            domain["immediate"] = {"may": {"action": grant}}
+    return content
+
+
+def test_an_event_waits_for_the_action_the_reward_granted():
+    """[BR p.15] "Fulfilling the additional action is still a part of the Buy a Domain action": a
+    Blockade turned up on the stack the Granary emptied comes after the recruit it granted, which
+    may then take a Citizen whose number was rolled. An outside audit found it turned up between."""
+    t = EventsTable(content=granting("recruit"))
+    t.state.domains["domain_1"]["down"] = 0                   # the Granary is the last of its stack
+    t.to_actions(1, 2)                                        # 1, 2 and 3 rolled
+    t.purse(0, gold=5)
+    events = t.do(0, {"type": "build", "stack": "domain_1"})
+    assert not of(events, "EventRevealed") and t.state.pending[0]["then_reveal"] == "domain_1"
+    events = t.do(0, {"type": "resolve", "choice": [True]})   # the recruit granted; nothing turned up yet
+    assert kinds(events) == ["RewardResolved", "ActionGranted", "RevealPostponed"]
+    assert t.state.reveals_waiting == ["domain_1"] and R.view(t.state, 0)["reveals_waiting"] == ["domain_1"]
+    assert "revealed" in table_inputs(t.state, 0)["recruit"]
+    events = t.do(0, {"type": "recruit", "stack": "mercenary", "revealed": ["blockade"]})
+    order = kinds(events)
+    assert order.index("CardGained") < order.index("RevealDue") < order.index("EventRevealed")
+    assert t.state.event_at["domain_1"] == "blockade" and not t.state.reveals_waiting
+    assert t.state.actions_left == 1                          # the granted recruit was not one of the two
+
+
+def test_a_granted_action_that_lapses_lets_the_event_turn_up_at_once():
+    t = EventsTable(content=granting("recruit"))
+    t.state.domains["domain_1"]["down"] = 0
+    t.to_actions(1, 2)
+    t.purse(0, gold=1)                                        # the Granary costs it all: no recruit is affordable
+    t.do(0, {"type": "build", "stack": "domain_1"})
+    events = t.do(0, {"type": "resolve", "choice": [True], "revealed": ["ghost_ship"]})
+    assert kinds(events)[:4] == ["RewardResolved", "ActionGranted", "RevealPostponed", "GrantLapsed"]
+    assert of(events, "EventRevealed")[0]["card"] == "ghost_ship" and not t.state.reveals_waiting
