@@ -543,8 +543,9 @@ def _advance_cube(d, f: dict, n: dict, p: dict) -> None:
     s, me = d.s, f["actor"]
     track = p.get("track", n.get("track", "stable"))
     for _ in range(n.get("n", 1)):
-        if s.seats[me].cubes[track] < len(s.content["shipMat"][track + "Track"]) - 1:
-            d.emit("CubeAdvanced", seat=me, track=track, cost=0)
+        if s.seats[me].cubes[track] >= len(s.content["shipMat"][track + "Track"]) - 1:
+            break   # at the last space: no further advance can happen
+        d.emit("CubeAdvanced", seat=me, track=track, cost=0)
     if "track" in p:
         f["i"] += 1
         f["progress"] = None

@@ -265,17 +265,19 @@ def _unreachable(board: dict) -> list[str]:
 
 # The most steps one effect program may take, counted as if every choice took its longest way:
 # a repeat runs its body n times, a forEachSpace once for every space and the Harbor, a
-# forEachPlayer five times, and each Artifact gained is a draw (the Artifact deck empty, each
-# still an event). The interpreter lays a repeat's body out n times in the agenda that every
-# command stores, so content whose program could run a million steps (a crafted `gain` of 10^6
-# Artifacts hung a worker until gunicorn killed it; repeats nested 17 deep stored 310 KB a step)
-# is refused at creation instead. The reference content's longest takes 28.
+# forEachPlayer five times, each Artifact gained is a draw (the Artifact deck empty, each still
+# an event), and a step's `n` (pieces moved, cubes advanced, plans moved, Crew recruited, one by
+# one) and a move's `steps` (each a search of the board) count one each. The interpreter lays a
+# repeat's body out n times in the agenda that every command stores, so content whose program
+# could run a million steps (a crafted `gain` of 10^6 Artifacts hung a worker until gunicorn
+# killed it; repeats nested 17 deep stored 310 KB a step; an `advanceCube` of n = 10^7 looped at
+# setup) is refused at creation instead. The reference content's longest takes 31.
 MOST_STEPS = 1000
 # And what a program may lay out in the agenda: while it runs, every command stores the frames
 # left to run (the Agenda event), a repeat's body n times over, so a large program repeated
 # stores its size many times a step (a 118 KB program of repeats stored 310 KB a step, 101 MB in
 # 330 commands). Bounded by its steps times its size as compact JSON: the reference content's
-# largest is 7.5 KB.
+# largest is 7.8 KB.
 MOST_LAID_OUT = 256 * 1024
 
 
@@ -299,6 +301,9 @@ def most_steps(e, spaces: int) -> int:
     if "bind" in e:
         return 1 + most_steps(e.get("in"), spaces)
     steps = 1 + (e.get("artifacts", 0) if e.get("op") in ("gain", "lose") else 0)
+    for counted in ("n", "steps"):   # pieces, cubes, plan moves or Crew one by one; a move's spaces
+        if isinstance(e.get(counted), int):
+            steps += e[counted]
     return steps + (most_steps(e.get("do"), spaces) if e.get("op") == "schedule" else 0)
 
 

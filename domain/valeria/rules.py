@@ -750,7 +750,7 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
         if s.exhausted_pile > 0:
             d.emit("ExhaustedCardPlaced", stack=stack, bottom=True)
     elif not waits:
-        _after_taken(d, stack)
+        _turn_up(d, stack)
     if action == "slay":  # [BR p.9 step 4] the reward
         d.emit("RewardAwaited", seat=seat, source=top, effect=card["reward"], **then)
         for dom in s.seats[seat].domains:
@@ -905,17 +905,36 @@ def _resolve_pending(d: Draft, seat: int, option, k: int = 0) -> None:
     # and any action those rewards granted: [BR p.15] "Fulfilling the additional action is still a
     # part of the ... action" (_settle_action turns it up then)
     if p.get("then_reveal") and not any(q.get("then_reveal") == p["then_reveal"] for q in d.s.pending):
-        if d.s.granted:
-            d.emit("RevealPostponed", stack=p["then_reveal"])
-        else:
-            _after_taken(d, p["then_reveal"])
+        _turn_up(d, p["then_reveal"])
+
+
+def _turn_up(d: Draft, stack: str) -> None:
+    """What follows on a stack an action took from, now (_after_taken); or, while the action is not
+    finished (an action its rewards granted is still to come, [BR p.15]) or a stack it emptied
+    earlier still waits, once it is, in the order the stacks were emptied (VP-53)."""
+    s = d.s
+    if (s.granted or s.reveals_waiting) and _turns_up_something(s, stack):
+        d.emit("RevealPostponed", stack=stack)
+    else:
+        _after_taken(d, stack)
+
+
+def _turns_up_something(s: ValeriaState, stack: str) -> bool:
+    """Whether _after_taken would do anything on this stack now."""
+    if stack in s.domains and s.domains[stack]["down"]:
+        return True
+    top = s.top(stack)
+    if top == FACE_DOWN:
+        return True
+    return top is None and (s.events_on_top > 0 or stack not in s.exhausted)
 
 
 def acts_on_domains(effect) -> bool:
     """Whether a reward can reach a Domain on the Center stacks: banish one, take one free, or
-    grant a build (the additional action is part of the one that granted it [BR p.15])."""
+    grant a build or a slay (the additional action is part of the one that granted it [BR p.15]:
+    a build takes a Domain, and a slain Monster's reward may)."""
     if isinstance(effect, dict):
-        if effect.get("banish") == "domain" or effect.get("action") == "build":
+        if effect.get("banish") == "domain" or effect.get("action") in ("build", "slay"):
             return True
         if isinstance(effect.get("take_card"), dict) and effect["take_card"].get("kind") == "domain":
             return True

@@ -128,6 +128,8 @@ def test_content_with_too_many_objects_and_arrays_is_refused_on_its_shape(corsai
 
 @pytest.mark.parametrize("effect, steps", [
     ({"op": "gain", "artifacts": 1000000}, 1000001),
+    ({"op": "advanceCube", "n": 10000000}, 10000001),    # a review: the cube loop ran 10^7 times at setup
+    ({"op": "move", "piece": "pirate", "owner": "any", "steps": 100000, "to": {"not": "board"}}, 100001),
     (_nested(1, {"repeat": {"n": 10, "do": {"repeat": {"n": 10, "do": {"repeat": {"n": 10, "do": {"op": "noEffect"}}}}}}}),
      1 + 1 + 10 * (1 + 10 * (1 + 10))),
 ])

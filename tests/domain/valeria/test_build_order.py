@@ -77,7 +77,31 @@ def test_a_reward_granting_a_build_is_taken_before_the_next_domain_is_turned_up(
     assert "domain_1" not in builds and "domain_2" in builds
     t.rejects(0, {"type": "build", "stack": "domain_1"}, "NOT_YET_TURNED_UP")
     nameable = [d for d in R.view(t.state, "arbiter")["nameable"]["domains"]]
-    under_2, under_1 = nameable[0], nameable[1]
-    events = t.do(0, {"type": "build", "stack": "domain_2", "revealed": [under_2, under_1]})
-    assert [(e["stack"], e["card"]) for e in of(events, "DomainRevealed")] == [("domain_2", under_2), ("domain_1", under_1)]
+    under_1, under_2 = nameable[0], nameable[1]
+    events = t.do(0, {"type": "build", "stack": "domain_2", "revealed": [under_1, under_2]})
+    # the whole Build finished, its stacks are turned up in the order they were emptied (VP-53)
+    assert [(e["stack"], e["card"]) for e in of(events, "DomainRevealed")] == [("domain_1", under_1), ("domain_2", under_2)]
+    assert not t.state.reveals_waiting and t.state.actions_left == 1
+
+
+def test_the_citadels_granted_slay_comes_before_the_next_domain_so_its_reward_cannot_take_that_domain():
+    """The reference Citadel grants a slay; the Chimera's reward takes a Domain free. The slay is part
+    of the Build [BR p.15], so the Domain under the Citadel is not yet turned up for it to take (a
+    review found it was)."""
+    from tests.domain.valeria.test_event_after_rewards import granting
+    t = Table(content=granting("build"), up=["citadel", *UP[1:]])
+    t.to_actions()
+    t.on_top("chimera", "hills")
+    t.purse(0, gold=5, strength=30, magic=30)
+    events = t.do(0, {"type": "build", "stack": "domain_1"})
+    assert not of(events, "DomainRevealed") and of(events, "RewardAwaited")[0]["then_reveal"] == "domain_1"
+    t.do(0, {"type": "resolve", "choice": [True]})            # the Citadel's Strength, and the slay
+    assert t.state.granted == ["slay"] and t.state.reveals_waiting == ["domain_1"]
+    t.do(0, {"type": "slay", "stack": "hills"})
+    choices = [c["choice"] for c in R.legal_commands(t.state, 0) if c["type"] == "resolve"]
+    assert ["domain_1"] not in choices and ["domain_2"] in choices
+    first, second = R.view(t.state, "arbiter")["nameable"]["domains"][:2]
+    events = t.do(0, {"type": "resolve", "choice": ["domain_2"], "revealed": [first, second]})
+    # the free Domain's stack at once (VA-B6), then, the Build finished, the Citadel's
+    assert [(e["stack"], e["card"]) for e in of(events, "DomainRevealed")] == [("domain_2", first), ("domain_1", second)]
     assert not t.state.reveals_waiting and t.state.actions_left == 1
