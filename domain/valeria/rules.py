@@ -457,7 +457,9 @@ def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None, tomes=No
                    + f" (send 'choice' as one of: {json.dumps(allowed)}).", ruling="VP-9")
 
 
-def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
+def _apply(d: Draft, seat: int, ops: list, source: str, in_action: bool = False) -> None:
+    """Carry out a power's resolution. in_action: a reward of an action (VP-53: a stack it empties
+    is turned up once the action is finished, not at once as outside an action, VA-B6)."""
     for op in ops:
         if op[0] == "gain":
             got = {r: n for r, n in op[1].items() if n}
@@ -472,11 +474,11 @@ def _apply(d: Draft, seat: int, ops: list, source: str) -> None:
         elif op[0] == "take_card":  # [BR p.6] a free card; '≤' ignores the '+'
             stack = op[1]
             d.emit("CardGained", seat=seat, stack=stack, card=d.s.top(stack), how="free", source=source)
-            _after_taken(d, stack)
+            _emptied(d, stack, in_action)
         elif op[0] == "banish":
             stack = op[1]
             d.emit("CardBanished", seat=seat, stack=stack, card=d.s.top(stack), source=source)
-            _after_taken(d, stack)
+            _emptied(d, stack, in_action)
         elif op[0] == "offer":
             d.emit("Offered", seat=seat, resource=op[1])
         elif op[0] == "add_tokens":
@@ -899,7 +901,7 @@ def resolve(d: Draft, seat: int, cmd: dict) -> None:
 def _resolve_pending(d: Draft, seat: int, option, k: int = 0) -> None:
     p = d.s.pending[k]
     d.emit("RewardResolved", seat=seat, source=p["source"], choice=option[0], **({"reward": k} if k else {}))
-    _apply(d, seat, option[1], p["source"])
+    _apply(d, seat, option[1], p["source"], in_action=True)
     # VP-47: [BR p.10 step 5] the next Domain, once the reward is taken; VP-53: a Monster Event, once
     # the last reward of the action that emptied its stack is taken (the player orders them, VP-4),
     # and any action those rewards granted: [BR p.15] "Fulfilling the additional action is still a
@@ -919,14 +921,23 @@ def _turn_up(d: Draft, stack: str) -> None:
         _after_taken(d, stack)
 
 
+def _emptied(d: Draft, stack: str, in_action: bool) -> None:
+    """A card a power took from a stack: outside an action what follows comes at once (VA-B6); in an
+    action's reward, once the action is finished (VP-53), after any stack it emptied before."""
+    if in_action and _turns_up_something(d.s, stack):
+        d.emit("RevealPostponed", stack=stack)
+    else:
+        _after_taken(d, stack)
+
+
 def _turns_up_something(s: ValeriaState, stack: str) -> bool:
-    """Whether _after_taken would do anything on this stack now."""
+    """Whether _after_taken would do anything on this stack now that may wait (VP-53): a Domain
+    under the one taken, a Monster Event or an Exhausted card on an emptied position. A mixed
+    stack's face-down Citizen is turned up at once, always (VP-40): nothing may be taken from a
+    stack whose top is face down."""
     if stack in s.domains and s.domains[stack]["down"]:
         return True
-    top = s.top(stack)
-    if top == FACE_DOWN:
-        return True
-    return top is None and (s.events_on_top > 0 or stack not in s.exhausted)
+    return s.top(stack) is None and (s.events_on_top > 0 or stack not in s.exhausted)
 
 
 def acts_on_domains(effect) -> bool:

@@ -102,6 +102,6 @@ def test_the_citadels_granted_slay_comes_before_the_next_domain_so_its_reward_ca
     assert ["domain_1"] not in choices and ["domain_2"] in choices
     first, second = R.view(t.state, "arbiter")["nameable"]["domains"][:2]
     events = t.do(0, {"type": "resolve", "choice": ["domain_2"], "revealed": [first, second]})
-    # the free Domain's stack at once (VA-B6), then, the Build finished, the Citadel's
-    assert [(e["stack"], e["card"]) for e in of(events, "DomainRevealed")] == [("domain_2", first), ("domain_1", second)]
+    # the Build finished, its stacks in the order they were emptied: the Citadel's, then the free Domain's
+    assert [(e["stack"], e["card"]) for e in of(events, "DomainRevealed")] == [("domain_1", first), ("domain_2", second)]
     assert not t.state.reveals_waiting and t.state.actions_left == 1

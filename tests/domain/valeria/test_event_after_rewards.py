@@ -171,3 +171,20 @@ def test_a_granted_action_that_lapses_lets_the_event_turn_up_at_once():
     events = t.do(0, {"type": "resolve", "choice": [True], "revealed": ["ghost_ship"]})
     assert kinds(events)[:4] == ["RewardResolved", "ActionGranted", "RevealPostponed", "GrantLapsed"]
     assert of(events, "EventRevealed")[0]["card"] == "ghost_ship" and not t.state.reveals_waiting
+
+
+def test_a_stack_a_reward_empties_is_turned_up_once_the_action_is_finished():
+    """VP-53, VA-B6: the Wraith's reward takes the last Monk free; the Monster Event on that position
+    comes once the slay is finished, after the Hunting Lodge's Gold, which the player takes second."""
+    t = EventsTable().give(0, "hunting_lodge")
+    del t.state.citizens["monk"][1:]
+    t.state.monsters["ruins"][:] = ["wraith#1", "wraith#2"]
+    t.to_actions(5, 6)                                        # nothing the Blockade could matter for
+    t.purse(0, strength=4, magic=2)
+    t.do(0, {"type": "slay", "stack": "ruins"})
+    assert len(t.state.pending) == 2
+    t.rejects(0, {"type": "resolve", "choice": ["monk"]}, "TABLE_OUTCOME_REQUIRED")   # the Event comes with it
+    events = t.do(0, {"type": "resolve", "choice": ["monk"], "revealed": ["ghost_ship"]})   # the last Monk, free
+    assert kinds(events) == ["RewardResolved", "CardGained", "RevealPostponed", "RewardResolved", "Gained",
+                             "RevealDue", "EventRevealed", "TokensAdded"]
+    assert t.seat(0).gold == 0 and t.state.event_tokens["ghost_ship"] == {"gold": 1}   # the Lodge's Gold, given
