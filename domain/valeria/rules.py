@@ -474,11 +474,11 @@ def _apply(d: Draft, seat: int, ops: list, source: str, in_action: bool = False)
         elif op[0] == "take_card":  # [BR p.6] a free card; '≤' ignores the '+'
             stack = op[1]
             d.emit("CardGained", seat=seat, stack=stack, card=d.s.top(stack), how="free", source=source)
-            _emptied(d, stack, in_action)
+            _turn_up(d, stack, hold=True) if in_action else _after_taken(d, stack)   # VA-B6
         elif op[0] == "banish":
             stack = op[1]
             d.emit("CardBanished", seat=seat, stack=stack, card=d.s.top(stack), source=source)
-            _emptied(d, stack, in_action)
+            _turn_up(d, stack, hold=True) if in_action else _after_taken(d, stack)   # VA-B6
         elif op[0] == "offer":
             d.emit("Offered", seat=seat, resource=op[1])
         elif op[0] == "add_tokens":
@@ -910,21 +910,13 @@ def _resolve_pending(d: Draft, seat: int, option, k: int = 0) -> None:
         _turn_up(d, p["then_reveal"])
 
 
-def _turn_up(d: Draft, stack: str) -> None:
+def _turn_up(d: Draft, stack: str, hold: bool = False) -> None:
     """What follows on a stack an action took from, now (_after_taken); or, while the action is not
-    finished (an action its rewards granted is still to come, [BR p.15]) or a stack it emptied
-    earlier still waits, once it is, in the order the stacks were emptied (VP-53)."""
+    finished (hold: a reward of it is being taken; an action its rewards granted is still to come,
+    [BR p.15]) or a stack it emptied earlier still waits, once it is, in the order the stacks were
+    emptied (VP-53)."""
     s = d.s
-    if (s.granted or s.reveals_waiting) and _turns_up_something(s, stack):
-        d.emit("RevealPostponed", stack=stack)
-    else:
-        _after_taken(d, stack)
-
-
-def _emptied(d: Draft, stack: str, in_action: bool) -> None:
-    """A card a power took from a stack: outside an action what follows comes at once (VA-B6); in an
-    action's reward, once the action is finished (VP-53), after any stack it emptied before."""
-    if in_action and _turns_up_something(d.s, stack):
+    if (hold or s.granted or s.reveals_waiting) and _turns_up_something(s, stack):
         d.emit("RevealPostponed", stack=stack)
     else:
         _after_taken(d, stack)

@@ -92,15 +92,6 @@ def test_with_the_servers_chance_the_event_comes_after_the_reward_too():
     assert "EventRevealed" in order and order.index("RewardResolved") < order.index("EventRevealed")
 
 
-def test_a_recruit_has_no_reward_and_turns_the_event_up_at_once():
-    t = EventsTable()
-    del t.state.citizens["monk"][1:]
-    t.to_actions()
-    t.purse(0, gold=9)
-    events = t.do(0, {"type": "recruit", "stack": "monk", "revealed": ["leviathan"]})
-    assert of(events, "EventRevealed")[0]["card"] == "leviathan"
-
-
 def test_a_reward_refused_by_a_blockade_already_face_up_says_so():
     """VA-32: once the Blockade is up, a reward may not gain a rolled Citizen either; the refusal names
     the Blockade, not only the choices left."""
