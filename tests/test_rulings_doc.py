@@ -47,7 +47,7 @@ KNOWN_UNCITED = set("""
     TA-10 TA-20 TA-21 TA-28 TA-33 TA-38 TA-41 TA-42 TA-45 TA-46 TA-47
     TA-48 TA-49 TA-50 TA-51 TA-55 TP-1 TP-5 TP-7 TP-8 TP-9 TP-10
     CA-8 CA-14 CA-22 CA-26 CA-29 CA-31 CA-32 CA-35 CA-36 CA-39 CA-40 CA-41 CA-44
-    CP-5 CP-6 CP-7 CP-8 CP-9 CP-10 CP-11 CP-13
+    CP-5 CP-6 CP-7 CP-8 CP-9 CP-11 CP-13
     VA-1 VA-3 VA-5 VA-7 VA-16 VA-20 VA-21 VA-28 VA-30 VA-33 VP-3 VP-5
     VP-16
 """.split())  # noqa: SIM905 (a block of ids reads better than a list of strings)

@@ -553,6 +553,10 @@ def _job_scheduled(d, job):
     due = [x for x in s.scheduled if x["at"] == job["at"]]
     if not due:
         return
+    # CP-10: effects due together run in Flag order, the highest first ([Gameplay in Detail]: "If you
+    # ever need to execute something specifically in turn order ... the player whose flag is highest
+    # acting first"); one seat's in the order they were scheduled (the sort is stable)
+    due.sort(key=lambda x: s.flag.index(x["actor"]))
     d.emit("ScheduledEffectsStarted", at=job["at"], count=len(due))
     s.jobs[0:0] = [{"kind": "effect", "do": x["do"], "actor": x["actor"]} for x in due]
 

@@ -15,7 +15,7 @@ from .printed import SECTIONS, printed_problems
 from .state import STAGES, TIMES, initial_state
 
 RULESET_ID = "chrono-corsairs"
-RULESET_VERSION = "1.2.0"
+RULESET_VERSION = "1.3.0"
 COLORS = ["red", "blue", "green", "yellow", "purple"]
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
@@ -215,6 +215,10 @@ def _vortex_problems(vortex: dict) -> list[str]:
     st = vortex["stages"]
     if [STAGES.index(x) for x in st] != sorted(STAGES.index(x) for x in st) or st[-1] != "COLLAPSING":
         problems.append("vortex.stages: stages never go back and the last space is COLLAPSING (CA-3)")
+    elif st.count("COLLAPSING") > 1:
+        # [Phase 6] "If the Storm Stability Marker is on the 'collapsing' space, proceed to Final
+        # Scoring": one space, the last, as printed; a second would end the game before the track does
+        problems.append("vortex.stages: only the last space is COLLAPSING, as printed [Phase 6] (CA-3)")
     if len(st) < 3:
         problems.append("vortex.stages: the marker starts on the second space and needs a space to advance to")
     return problems

@@ -365,3 +365,33 @@ def test_bind_a_space_then_use_it_as_a_variable():
     assert legal(t) == [{"type": "do_step", "value": v} for v in ("CTL", "CTR", "CLO")]
     t.do(0, {"type": "do_step", "value": "CTR"})
     assert {c["to"] for c in legal(t)} == {"CTR"}
+
+
+
+def test_effects_due_together_run_in_flag_order_whoever_scheduled_first():
+    """CP-10, [Gameplay in Detail] "the player whose flag is highest acting first": seat 0 schedules
+    first, but seat 1 holds the highest Flag, so seat 1's effect runs first, and its kill leaves
+    seat 0 one Crew short of its own condition."""
+    t = Table(flag=[1, 0])
+    first_round(t)
+    assert t.pieces(0)[HARBOR] == t.pieces(1)[HARBOR] == 5
+    duel = {"op": "schedule", "at": "endOfPhase3", "do": {"seq": [
+        {"if": {"count": {"of": {"owner": "self", "kind": "crew", "at": "harbor"}, "op": ">=", "value": 5}},
+         "then": {"op": "gain", "doubloons": 2}},
+        {"op": "kill", "who": {"owner": "enemy", "kind": "crew", "at": "harbor", "n": 1}}]}}
+    t.effect(duel, actor=0)
+    t.effect(duel, actor=1)
+    assert [x["actor"] for x in t.state.scheduled] == [0, 1]
+    while t.state.phase == "loop" and not t.state.frames:
+        seat = t.state.turn["seat"]
+        t.do(seat, {"type": "forgo_plan"} if t.state.turn["plan"] == "pending" else {"type": "end_turn"})
+    started = types(t.events).index("ScheduledEffectsStarted")
+    # seat 1 (highest Flag) first: its 5 Crew pay, then it picks the Crew of seat 0's it kills
+    assert legal(t, 0) == [] and legal(t, 1) == [{"type": "do_step", "owner": 0, "kind": "crew", "at": HARBOR}]
+    t.do(1, {"type": "do_step", "owner": 0, "kind": "crew", "at": HARBOR})
+    assert t.pieces(0)[HARBOR] == 4
+    while t.state.frames:   # seat 0's effect: 4 Crew pay nothing; its kill of one of seat 1's
+        t.do(0, legal(t, 0)[0])
+    gains = [(e["seat"], e["amount"]) for e in t.events[started:] if e["type"] == "DoubloonsChanged"]
+    assert gains == [(1, 2)]
+    assert [e["seat"] for e in t.events[started:] if e["type"] == "PiratesKilled"] == [0, 1]

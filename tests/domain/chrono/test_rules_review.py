@@ -127,3 +127,16 @@ def plan_round(t):
         t.do(i, {"type": "draw_plans", "plans": [f"S{i + 1:02d}", f"U{i + 1:02d}"]})
     for i in range(n):
         t.do(i, {"type": "select_plan", "card": f"S{i + 1:02d}", "slot": "SUNSET"})
+
+
+def test_only_the_last_space_of_the_track_is_collapsing():
+    """[Phase 6] "If the Storm Stability Marker is on the 'collapsing' space, proceed to Final Scoring"
+    (CA-3): content with Collapsing spaces before the last would end the game on the first of them by
+    that sentence and on the last by the track's end, so it is refused."""
+    stages = ["OPENING", "EXPANDING", "COLLAPSING", "COLLAPSING", "COLLAPSING"]
+    assert "only the last space is COLLAPSING" in broken(lambda c: c["vortex"].update(stages=stages))
+    # one Collapsing space at the end of a shorter track is still content Parley plays
+    content = copy.deepcopy(R.default_content)
+    content["id"] = "review-short"
+    content["vortex"]["stages"] = ["OPENING", "EXPANDING", "RIPPLING", "COLLAPSING"]
+    assert R.setup(["A", "B", "C"], None, content, ServerChance("ab" * 32, 0), None)
