@@ -199,6 +199,24 @@ def test_take_a_monster_takes_the_top_of_the_leftmost_monster_stack_without_its_
     assert [e["source"] for e in of(events, "RewardAwaited")] == ["magpie_roost"]   # the Skeleton's reward is not taken
 
 
+def test_taking_the_last_monster_into_the_victory_stack_wins_as_slaying_it_would():
+    """[BR p.17] 'The game ends immediately if you have slain all of the Monsters'; [BR p.19] a Monster
+    Purloiner's Perch takes 'goes into your Victory stack', where slain Monsters go, without its
+    Rewards. Taken last, it leaves no Monster to attack: the win, not five exhausted stacks (VP-25)."""
+    t = SoloTable().give(0, "thief").empty("hills", "forest", "valley", "mountains").leave("ruins", 1)
+    t.state.domain_pool.remove("magpie_roost")
+    t.state.domain_pool.append(t.state.domains["domain_1"]["up"])
+    t.state.domains["domain_1"]["up"] = "magpie_roost"
+    t.to_actions(1, 2)
+    t.purse(0, gold=6)
+    events = t.do(0, {"type": "build", "stack": "domain_1", "revealed": ["shrine"]})
+    while not of(events, "GameEnded"):
+        events = t.do(0, t.legal()[0])
+    ended = of(events, "GameEnded")[0]
+    assert ended["result"]["reason"] == "all_monsters_slain" and ended["result"]["solo"] == "won"
+    assert all(not pile for pile in t.state.monsters.values()) and t.seat(0).victory
+
+
 # ---------------------------------------------------------------- the Monsters Phase
 
 def test_each_die_activates_the_monster_stack_in_its_position():
