@@ -115,6 +115,8 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
                   "description": DRAWN},
         "events": {"count": "each Event card revealed under the Anchor, or turned face up", "from": "the Event cards",
                    "description": EVENTS}}
+    if not s.events_left:   # none under the Anchor (any more, or ever: Chaos, a pact of 0): nothing to name
+        del deck["events"]
     out = {}
     legal = legal_commands(s, seat)
     for cmd in legal:

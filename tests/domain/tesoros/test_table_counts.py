@@ -67,3 +67,18 @@ def test_with_chaos_on_the_high_seas_an_event_in_the_deck_leaves_the_draw_uncoun
     assert by_command(t, 0, "draw_card", "drawn") is None
     t.state.deck = [c for c in t.state.deck if c not in t.state.events]
     assert by_command(t, 0, "draw_card", "drawn") == [{"command": {"type": "draw_card"}, "count": 1}]
+
+
+def test_events_are_asked_for_only_while_an_event_waits_under_the_anchor():
+    """A table names an Event only when one is turned up from under the Anchor (or face up, with
+    Scanning the horizon): with none left there, or none ever (Chaos on the high seas shuffles them
+    into the Play Deck, where 'drawn' names them), 'events' is not offered, since any sent would be
+    refused. How many wait there is public (the view's events_under_anchor)."""
+    t = Table()
+    assert t.state.events_left and "events" in R.table_inputs(t.state, 0)["draw_card"]
+    t.state.events_left = []
+    inputs = R.table_inputs(t.state, 0)
+    assert inputs["draw_card"]["drawn"] and not any("events" in spec for spec in inputs.values())
+    chaos = Table(options={"chaos_on_the_high_seas": True})
+    assert not chaos.state.events_left
+    assert not any("events" in spec for spec in R.table_inputs(chaos.state, 0).values())
