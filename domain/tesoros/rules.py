@@ -179,6 +179,7 @@ def subtype(s: TesorosState, card: str | None) -> str | None:
 
 
 def equipped_is(s: TesorosState, seat: int, kind: str) -> bool:
+    """TP-21: a benefit acts while its card is equipped, from the moment it is, and stops when it leaves."""
     return subtype(s, s.seats[seat].equipped) == kind
 
 

@@ -262,6 +262,22 @@ def test_equipping_a_new_card_sends_the_old_one_back_to_hand():
     t.rejects("A", {"type": "equip", "card": "SAB-1"}, "WRONG_MOMENT")
 
 
+def test_an_equipment_acts_from_the_moment_it_is_equipped_until_it_leaves_that_turn_too():
+    """TP-21, [Equipment Cards] "The benefits granted by Equipment are immediate": Lamps & Shovels
+    equipped in the first action gives the second action's draw its look; equipped over by
+    Compass & Sextant, it no longer does, the same turn."""
+    t = Table(names=("A", "B"), hands={0: ["LS-2", "CS-2", "SAB-1", "MUT-2a", "MS-2"]}).to_phase("action1")
+    t.do("A", {"type": "equip", "card": "LS-2"})
+    assert t.state.phase == "move"
+    t.state.phase = "action2"   # arranged: the Ship has moved
+    assert {"type": "peek_deck"} in R.legal_commands(t.state, 0)
+    t.state.phase = "action1"   # arranged: an action that equips again, the same turn
+    t.do("A", {"type": "equip", "card": "CS-2"})
+    t.state.phase = "action2"
+    assert "LS-2" in t.p(0).hand and {"type": "draw_card"} in R.legal_commands(t.state, 0)
+    assert {"type": "peek_deck"} not in R.legal_commands(t.state, 0)
+    t.rejects("A", {"type": "peek_deck"}, "NEEDS_LAMPS_AND_SHOVELS")
+
 def test_lamps_and_shovels_look_at_the_top_card_then_take_it_or_the_top_of_the_discard_pile():
     t = Table(names=("A", "B")).equip_now(0, "LS-2")
     t.state.discard.append("FAVOR-a")
