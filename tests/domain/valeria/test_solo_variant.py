@@ -183,16 +183,21 @@ def test_take_from_a_single_player_takes_from_the_bank():
     assert t.seat(0).magic == 3
 
 
-def test_take_a_monster_takes_the_top_of_the_leftmost_monster_stack_without_its_reward():
-    """[BR p.16] 'If the card instructs you to take a Monster, then you take the top card on the leftmost
-    Monster stack.' (VP-24) The Magpie Roost (the reference Purloiner's Perch), hills emptied."""
-    t = SoloTable().give(0, "thief").empty("hills")
+def build_magpie_roost(t: SoloTable) -> list:
+    """Arrange the Magpie Roost (the reference Purloiner's Perch) face up on domain_1; build it."""
     t.state.domain_pool.remove("magpie_roost")
     t.state.domain_pool.append(t.state.domains["domain_1"]["up"])
     t.state.domains["domain_1"]["up"] = "magpie_roost"
     t.to_actions(1, 2)
     t.purse(0, gold=6)
-    events = t.do(0, {"type": "build", "stack": "domain_1", "revealed": ["shrine"]})
+    return t.do(0, {"type": "build", "stack": "domain_1", "revealed": ["shrine"]})
+
+
+def test_take_a_monster_takes_the_top_of_the_leftmost_monster_stack_without_its_reward():
+    """[BR p.16] 'If the card instructs you to take a Monster, then you take the top card on the leftmost
+    Monster stack.' (VP-24) The Magpie Roost (the reference Purloiner's Perch), hills emptied."""
+    t = SoloTable().give(0, "thief").empty("hills")
+    events = build_magpie_roost(t)
     taken = [e for e in of(events, "CardGained") if e["how"] == "free"]
     assert taken[0]["stack"] == "ruins" and taken[0]["card"].startswith("skeleton")
     assert t.seat(0).victory == [taken[0]["card"]] and t.seat(0).gold == 0
@@ -204,12 +209,7 @@ def test_taking_the_last_monster_into_the_victory_stack_wins_as_slaying_it_would
     Purloiner's Perch takes 'goes into your Victory stack', where slain Monsters go, without its
     Rewards. Taken last, it leaves no Monster to attack: the win, not five exhausted stacks (VP-25)."""
     t = SoloTable().give(0, "thief").empty("hills", "forest", "valley", "mountains").leave("ruins", 1)
-    t.state.domain_pool.remove("magpie_roost")
-    t.state.domain_pool.append(t.state.domains["domain_1"]["up"])
-    t.state.domains["domain_1"]["up"] = "magpie_roost"
-    t.to_actions(1, 2)
-    t.purse(0, gold=6)
-    events = t.do(0, {"type": "build", "stack": "domain_1", "revealed": ["shrine"]})
+    events = build_magpie_roost(t)
     while not of(events, "GameEnded"):
         events = t.do(0, t.legal()[0])
     ended = of(events, "GameEnded")[0]
