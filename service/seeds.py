@@ -65,7 +65,8 @@ class SeedKeys:
         decoded = []
         for text in keys:
             try:
-                key = base64.urlsafe_b64decode(text.strip().encode())
+                text = text.strip()   # unpadded too: secrets.token_urlsafe(32) gives 43 characters
+                key = base64.urlsafe_b64decode((text + "=" * (-len(text) % 4)).encode())
             except ValueError:
                 key = b""
             if len(key) != 32:

@@ -143,3 +143,17 @@ def test_a_seed_stored_in_the_clear_before_sealing_still_reads_and_plays(tmp_pat
     export = client.get(f"/games/{game.id}/export", headers=game.host).get_json()
     assert export["seed"] == seed and client.post("/verifications", json=export).get_json()["verdict"] == "valid"
     app.extensions["parley"].close()
+
+
+def test_a_key_is_read_padded_or_not_and_anything_but_32_bytes_is_refused():
+    """docs/api.md "Seeds at rest": `secrets.token_urlsafe(32)` (43 characters, no padding) is as
+    good a key as the padded form; a key of another length stops the server at start."""
+    import secrets
+    unpadded = secrets.token_urlsafe(32)
+    assert len(unpadded) == 43
+    padded = unpadded + "="
+    sealed = SeedKeys([unpadded]).seal("ab" * 32, "commitment")
+    assert SeedKeys([padded]).open(sealed, "commitment") == "ab" * 32
+    for bad in (secrets.token_urlsafe(31), secrets.token_urlsafe(33), "not base64!", ""):
+        with pytest.raises(ValueError, match="32 bytes"):
+            SeedKeys([bad])
