@@ -179,6 +179,14 @@ class VersionQuerySchema(ma.Schema):
         "description": "Show the game as it stood after this stored event (1 = creation)"})
 
 
+# Documented by hand: flask-smorest's `doc(parameters=...)` replaces the parameters it would
+# generate from VersionQuerySchema, so the query's is listed beside the header.
+VERSION_PARAMETER = {"in": "query", "name": "version", "required": False, "schema": {"type": "integer", "minimum": 1},
+                     "description": VersionQuerySchema._declared_fields["version"].metadata["description"]}
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                 "description": 'The ETag of the view this token got before, "<version>": 304 while it is still '
+                                "the version shown"}
+
 ETAG_HEADER = {"ETag": {"description": 'The game version shown, as "<version>"',
                         "schema": {"type": "string"}}}
 
@@ -351,7 +359,7 @@ def create_game(body: dict):
 
 
 @blp.route("/<uuid:game_id>")
-@blp.doc(operationId="getGame", security=READ_AUTH)
+@blp.doc(operationId="getGame", security=READ_AUTH, parameters=[VERSION_PARAMETER, IF_NONE_MATCH])
 @blp.arguments(VersionQuerySchema, location="query")
 @blp.response(200, GameViewSchema, headers=ETAG_HEADER)
 @blp.documented(blp.alt_response(304, description=(

@@ -90,3 +90,20 @@ def test_every_kind_of_401_carries_the_www_authenticate_the_contract_declares():
     # both realms and the invalid_token error are among them: the pattern is not met by one shape only
     assert any('realm="parley-metrics"' in v for v in seen) and any('error="invalid_token"' in v for v in seen)
     assert not pattern.match("Basic realm=\"parley\"")
+
+
+@pytest.mark.parametrize("operation, header", [
+    ("sendCommand", "If-Match"), ("sendCommand", "Idempotency-Key"), ("sendCommand", "Prefer"),
+    ("createGame", "Idempotency-Key"), ("getGame", "If-None-Match"), ("streamEvents", "Last-Event-ID"),
+])
+def test_each_request_header_an_operation_honours_is_declared_on_it(operation, header):
+    """A generated client sends only the headers the contract declares: one the server honours but
+    the contract leaves out (getGame's If-None-Match, which its 304 depends on) is out of reach."""
+    document = served()
+    found = [op for ops in document["paths"].values() for op in ops.values()
+             if isinstance(op, dict) and op.get("operationId") == operation]
+    assert len(found) == 1, operation
+    declared = {p["name"] for p in found[0].get("parameters", []) if p["in"] == "header"}
+    assert header in declared, (operation, sorted(declared))
+    if operation == "getGame":   # the hand-written list keeps the query parameter the schema gave
+        assert "version" in {p["name"] for p in found[0]["parameters"] if p["in"] == "query"}
