@@ -395,3 +395,13 @@ def test_effects_due_together_run_in_flag_order_whoever_scheduled_first():
     gains = [(e["seat"], e["amount"]) for e in t.events[started:] if e["type"] == "DoubloonsChanged"]
     assert gains == [(1, 2)]
     assert [e["seat"] for e in t.events[started:] if e["type"] == "PiratesKilled"] == [0, 1]
+
+
+def test_time_bleed_at_collapsing_takes_two_gems_from_each_player_holding_three():
+    """The reference Time Bleed (AN5) at Collapsing; in chrono-reference-1 its condition asked for a
+    stage before Collapsing, so it never acted."""
+    t = at_loop()
+    t.seat(0).gems, t.seat(1).gems = 3, 2
+    an5 = next(a for a in R.default_content["anomalies"] if a["id"] == "AN5")
+    t.effect(an5["effects"]["COLLAPSING"])
+    assert (t.seat(0).gems, t.seat(1).gems) == (1, 2)
