@@ -402,6 +402,7 @@ def test_time_bleed_at_collapsing_takes_two_gems_from_each_player_holding_three(
     stage before Collapsing, so it never acted."""
     t = at_loop()
     t.seat(0).gems, t.seat(1).gems = 3, 2
+    t.state.storm = len(t.state.content["vortex"]["stages"]) - 1   # the marker on the Collapsing space
     an5 = next(a for a in R.default_content["anomalies"] if a["id"] == "AN5")
     t.effect(an5["effects"]["COLLAPSING"])
     assert (t.seat(0).gems, t.seat(1).gems) == (1, 2)
