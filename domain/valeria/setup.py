@@ -316,6 +316,8 @@ def _printed_island(x: dict) -> list[str]:
                    "Artifacts' [CS Goods Tokens]: 4 types of 6")
     if sum(x["tomes"]["counts"].values()) != 24:
         out.append("content.crimson_seas.tomes.counts: '24 Tome Tokens' [CS Components] (VA-12)")
+    if len(x["nobles"]) != 16:
+        out.append(f"content.crimson_seas.nobles: '16 Noble Cards' [CS Components], not {len(x['nobles'])}")
     return out
 
 

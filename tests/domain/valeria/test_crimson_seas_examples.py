@@ -237,6 +237,7 @@ def test_crimson_seas_refuses_other_expansions_and_base_content():
     (("crimson_seas", "goods", "set_vp"), [0, 2, 4, 7, 12, 18, 24], "2, 4, 7, 12, 18, 25"),
     (("crimson_seas", "goods", "per_type"), 5, "24 Goods Tokens"),
     (("crimson_seas", "tomes", "counts"), {"gold": 7, "strength": 7, "magic": 7}, "24 Tome Tokens"),
+    (("crimson_seas", "nobles"), copy.deepcopy(CS.default_content["crimson_seas"]["nobles"][:4]), "16 Noble Cards"),
 ])
 def test_what_the_rulebooks_print_is_not_card_data_an_operator_may_change(path, value, words):
     """[BR p.5] 'Give each player 2 Gold tokens and 1 Magic token.' [CS Components, Game Setup,
