@@ -36,6 +36,7 @@ import base64
 import hashlib
 import hmac
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -54,6 +55,9 @@ def new_key() -> str:
     return base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
 
 
+KEY_TEXT = re.compile(r"[A-Za-z0-9_-]{43}=?")
+
+
 def _key_id(key: bytes) -> str:
     return hashlib.sha256(key).hexdigest()[:8]
 
@@ -64,11 +68,15 @@ class SeedKeys:
     def __init__(self, keys: list[str]):
         decoded = []
         for text in keys:
-            try:
-                text = text.strip()   # unpadded too: secrets.token_urlsafe(32) gives 43 characters
-                key = base64.urlsafe_b64decode((text + "=" * (-len(text) % 4)).encode())
-            except ValueError:
-                key = b""
+            text = text.strip()
+            # 32 bytes are 43 base64url characters and one "=" of padding, which may be left out
+            # (secrets.token_urlsafe(32) does); nothing else, so that pasted junk is not dropped
+            # silently by the decoder, and one key has one spelling
+            key = b""
+            if KEY_TEXT.fullmatch(text):
+                key = base64.urlsafe_b64decode(text.rstrip("=") + "=")
+                if base64.urlsafe_b64encode(key).decode().rstrip("=") != text.rstrip("="):
+                    key = b""
             if len(key) != 32:
                 raise ValueError("a seed key is 32 bytes in base64url (PARLEY_SEED_KEYS, or the key file)")
             decoded.append(key)

@@ -105,7 +105,7 @@ def _actions(s: TesorosState, seat: int) -> list[dict]:
 
 def table_inputs(s: TesorosState, seat: int) -> dict:
     """What a table-mode client may have to add: any command that takes a card off the Play
-    Deck (the Anchor and its Event included) sends 'drawn' and 'events'."""
+    Deck sends 'drawn', and 'events' while an Event waits under the Anchor (or face up)."""
     if s.chance_mode != "table" or seat not in to_move(s):
         return {}
     # by field: how many ("count", a number or words) and from where

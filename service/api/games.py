@@ -184,8 +184,8 @@ class VersionQuerySchema(ma.Schema):
 VERSION_PARAMETER = {"in": "query", "name": "version", "required": False, "schema": {"type": "integer", "minimum": 1},
                      "description": VersionQuerySchema._declared_fields["version"].metadata["description"]}
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
-                 "description": 'The ETag of the view this token got before, "<version>": 304 while it is still '
-                                "the version shown"}
+                 "description": 'The ETag of the view this token got before, "<version>" (or "*"): 304 while it '
+                                "is still the version shown"}
 
 ETAG_HEADER = {"ETag": {"description": 'The game version shown, as "<version>"',
                         "schema": {"type": "string"}}}

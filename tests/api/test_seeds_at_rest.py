@@ -154,6 +154,10 @@ def test_a_key_is_read_padded_or_not_and_anything_but_32_bytes_is_refused():
     padded = unpadded + "="
     sealed = SeedKeys([unpadded]).seal("ab" * 32, "commitment")
     assert SeedKeys([padded]).open(sealed, "commitment") == "ab" * 32
-    for bad in (secrets.token_urlsafe(31), secrets.token_urlsafe(33), "not base64!", ""):
+    # a 43rd character whose last 2 bits are not 0 ("B") spells no key: it would be a second
+    # spelling of the one whose last character is "A"
+    for bad in (secrets.token_urlsafe(31), secrets.token_urlsafe(33), "not base64!", "",
+                unpadded + "!!", "====" + unpadded, unpadded + "==", unpadded[:42] + "B",
+                "+" + unpadded[1:], "/" + unpadded[1:]):
         with pytest.raises(ValueError, match="32 bytes"):
             SeedKeys([bad])
