@@ -106,7 +106,8 @@ SOLO_COMMAND_SCHEMAS = {
 
 TOMES = {"type": "object", "additionalProperties": False, "default": {},
          "description": "Crimson Seas: how many face-up Tomes of each type you flip to pay (each pays 1 of its type): "
-                        "an action's price, a Harvest exchange, a die change's cost [CS Tome Tokens 'At any time']",
+                        "an action's price or a die change's cost [CS Tome Tokens 'At any time']; never a Harvest "
+                        "exchange, whose gain comes from the Bank (refused TOME_FROM_BANK, VA-22)",
          "properties": {r: {"type": "integer", "minimum": 1, "maximum": 24,
                             "description": f"how many face-up {r.capitalize()} Tomes you flip"}
                         for r in ("gold", "strength", "magic")}}

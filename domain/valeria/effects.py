@@ -101,16 +101,13 @@ def has_choice(effect: dict) -> bool:
     return False
 
 
-def options(s, seat: int, effect: dict, take_ok=None, self_card: str | None = None,
-            tomes: dict | None = None) -> list[tuple[list, list]]:
+def options(s, seat: int, effect: dict, take_ok=None, self_card: str | None = None) -> list[tuple[list, list]]:
     """Every resolution of effect for seat now: [(choice, ops)]. take_ok(stack) may forbid a
-    Center stack to take_card (the Pirate Blockade); self_card is the card whose power it is;
-    tomes {type: n}: face-up Tomes flipped to pay its exchanges, each used (VA-22)."""
+    Center stack to take_card (the Pirate Blockade); self_card is the card whose power it is.
+    An exchange is paid in Resource tokens only, never a Tome (VA-22)."""
     purse = {r: getattr(s.seats[seat], r) for r in RESOURCES}
-    purse.update({"tome:" + r: n for r, n in (tomes or {}).items()})
     walked = _walk(s, seat, effect, purse, (take_ok, self_card))
-    return [(picks, [op for op in ops if op[0] != "lost"]) for picks, ops, end in walked
-            if not any(end.get("tome:" + r) for r in RESOURCES)]
+    return [(picks, [op for op in ops if op[0] != "lost"]) for picks, ops, _end in walked]
 
 
 def _walk(s, seat, effect, purse, ctx):
@@ -166,15 +163,14 @@ def _may(s, seat, arg, purse, ctx):
 
 
 def _exchange(s, seat, arg, purse, ctx):
-    """exchange {pay, gain}: pay to the Bank to gain, optional [BR p.8 Monk]."""
+    """exchange {pay, gain}: pay to the Bank to gain, optional [BR p.8 Monk]; in Resource tokens:
+    "You may not use your Tome to take a Resource from the Bank" [CS Tome Tokens] (VA-22)."""
     yield [False], [], purse
     pay = arg["pay"]
-    flip = {r: min(purse.get("tome:" + r, 0), n) for r, n in pay.items()}  # [CS Tome Tokens] Tomes first
-    if all(purse[r] >= n - flip[r] for r, n in pay.items()):
-        after = _plus(purse, {**{r: flip[r] - n for r, n in pay.items()}, **{"tome:" + r: -k for r, k in flip.items()}})
-        tomes = {r: k for r, k in flip.items() if k}
+    if all(purse[r] >= n for r, n in pay.items()):
+        after = _plus(purse, {r: -n for r, n in pay.items()})
         for p, o, pu in _walk(s, seat, arg["gain"], after, ctx):
-            yield [True] + p, [("pay", {r: n - flip[r] for r, n in pay.items()}, tomes)] + o, pu
+            yield [True] + p, [("pay", dict(pay))] + o, pu
 
 
 def _take_from(s, seat, arg, purse, ctx):

@@ -52,30 +52,6 @@ def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int):
                     yield m, {k: v for k, v in ((main, a), ("magic", b)) if v}
 
 
-def _exchange_tomes(s: ValeriaState, seat: int, effect: dict) -> list[dict]:
-    """Each non-empty {type: n} of the seat's face-up Tomes that the effect's exchanges could use."""
-    me = s.seats[seat]
-    if not s.cs or not me.tomes or "exchange" not in json.dumps(effect):
-        return []
-    most: Counter[str] = Counter()
-
-    def walk(e):
-        if isinstance(e, dict):
-            for k, v in e.items():
-                if k == "exchange":
-                    most.update(v["pay"])
-                walk(v)
-        elif isinstance(e, list):
-            for v in e:
-                walk(v)
-    walk(effect)
-    up = Counter(tome_type(t) for t in me.tomes)
-    out: list[dict[str, int]] = [{}]
-    for r in sorted(most):
-        out = [{**t, **({r: k} if k else {})} for t in out for k in range(0, min(up[r], most[r]) + 1)]
-    return [t for t in out if t]
-
-
 def _body(base: dict, m: int, tomes: dict) -> dict:
     out = dict(base)
     if m or "magic" not in out:
@@ -108,9 +84,6 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
         for i in items:
             out += [{"type": "harvest", "item": i["id"], "choice": c}
                     for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
-            for tomes in _exchange_tomes(s, seat, i["effect"]):  # VA-22: Tomes pay an exchange at any time
-                out += [{"type": "harvest", "item": i["id"], "choice": c, "tomes": tomes}
-                        for c, _ in options(s, seat, i["effect"], self_card=i["source"], tomes=tomes)]
         return out
     if "resolve" in open_now:
         # [BR p.15] of several rewards at once, any may go first (VP-4)

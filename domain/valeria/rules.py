@@ -36,6 +36,7 @@ END = Section("Ending the Game", book="BR", page="8")
 SAIL = Section("Sail", book="CS")
 GAIN_MAP = Section("Gain a Map", book="CS")
 CS_ROLL = Section("Roll Phase", book="CS")
+CS_TOMES = Section("Tome Tokens", book="CS")
 BLOCKADE = Section("Monster Event Card Clarifications: Pirate Blockade", book="CS")
 ACTIONS = ("slay", "recruit", "build", "gain_resource")
 CS_ACTIONS = ("sail", "gain_map")
@@ -432,28 +433,28 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
                            "the Harvest.", ruling="VA-18")
     elif firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
         raise Rejected("THIEF_FIRST", HARVEST, "A power that takes from another player resolves first.", ruling="VP-2")
-    problem = tomes_problem(s, seat, cmd.get("tomes"))
-    if problem:
-        raise Rejected("NO_TOMES" if not s.cs else "CANNOT_PAY", HARVEST, problem, ruling="VA-22")
+    if "tomes" in cmd:
+        if not s.cs:
+            raise Rejected("NO_TOMES", HARVEST, "Tomes are Crimson Seas tokens; this game has none.", ruling="VA-22")
+        raise Rejected("TOME_FROM_BANK", CS_TOMES, "You may not use your Tome to take a Resource from the Bank: an "
+                       "exchange's gain comes from the Bank, so pay its price in Resource tokens.", ruling="VA-22")
     rule = CS_ROLL if tier(item) == 0 else solo.SECOND_HARVEST if s.phase == "second_harvest" else HARVEST
-    option = _match(s, seat, item["effect"], cmd.get("choice", []), rule,
-                    self_card=item["source"], tomes=cmd.get("tomes") or None)
+    option = _match(s, seat, item["effect"], cmd.get("choice", []), rule, self_card=item["source"])
     _resolve_item(d, item, option)
     _settle_harvest(d)
 
 
-def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None, tomes=None):
+def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None):
     want = json.dumps(choice, sort_keys=True)  # strictly: 0 is not false
-    for opt in options(s, seat, effect, take_ok, self_card, tomes):
+    for opt in options(s, seat, effect, take_ok, self_card):
         if json.dumps(opt[0], sort_keys=True) == want:
             return opt
     if take_ok is not None and any(json.dumps(o[0], sort_keys=True) == want
-                                   for o in options(s, seat, effect, None, self_card, tomes)):
+                                   for o in options(s, seat, effect, None, self_card)):
         raise Rejected("BLOCKADE", BLOCKADE, "The Pirate Blockade is face up: no Citizen whose number was rolled may "
                        "be gained this Action Phase, not even by a reward. Choose another.", ruling="VA-32")
-    allowed = [o[0] for o in options(s, seat, effect, take_ok, self_card, tomes)][:12]
+    allowed = [o[0] for o in options(s, seat, effect, take_ok, self_card)][:12]
     raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now"
-                   + (" with those Tomes, each of which must pay" if tomes else "")
                    + f" (send 'choice' as one of: {json.dumps(allowed)}).", ruling="VP-9")
 
 
@@ -467,8 +468,7 @@ def _apply(d: Draft, seat: int, ops: list, source: str, in_action: bool = False)
                 d.emit("Gained", seat=seat, gained=got, source=source)
         elif op[0] == "pay":
             paid = {r: n for r, n in op[1].items() if n}
-            flipped = face_up_tomes(d.s, seat, op[2] if len(op) > 2 else {})
-            d.emit("Paid", seat=seat, paid={**paid, **({"tomes": flipped} if flipped else {})}, source=source)
+            d.emit("Paid", seat=seat, paid=paid, source=source)
         elif op[0] == "take":
             d.emit("Taken", seat=seat, **{"from": op[1]}, resource=op[2], amount=op[3], source=source)
         elif op[0] == "take_card":  # [BR p.6] a free card; '≤' ignores the '+'

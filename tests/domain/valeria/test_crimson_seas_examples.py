@@ -426,24 +426,21 @@ def test_the_end_of_roll_phase_steps_go_in_the_order_the_active_player_chooses()
     assert t.state.exekratys["magic"] == 3 and t.seat(0).magic == 0      # only Magic left: it went by itself
 
 
-def test_a_tome_may_be_flipped_at_any_time_to_pay_a_harvest_exchange_off_turn():
-    """[CS Tome Tokens] 'At any time during the game, you may flip the Tome token face-down to use it
-    as if it were the Resource depicted on the token.' David, off turn with no Gold, pays his Monk's
-    1 Gold with his Gold Tome; it stays face down until after his own End Phase (VA-22)."""
+def test_a_tome_never_pays_a_harvest_exchange_whose_gain_comes_from_the_bank():
+    """[CS Tome Tokens] 'You may not use your Tome to take a Resource from the Bank.' David, off turn
+    with no Gold but a Gold Tome, may not pay his Monk's exchange (1 Gold to gain 2 Magic) with it:
+    the Monk's Magic would come from the Bank (VA-22). With a Gold token he may."""
     t = SeasTable().give(1, "monk").give(1, "tome_gold")
     t.purse(1, gold=0, magic=0)
     t.roll(1, 3)
     monk = next(i for i in t.state.items if i["seat"] == 1 and i["source"].startswith("monk"))
     legal = CS.legal_commands(t.state, 1)
-    assert {"type": "harvest", "item": monk["id"], "choice": [True], "tomes": {"gold": 1}} in legal
-    assert {"type": "harvest", "item": monk["id"], "choice": [True]} not in legal          # no Gold token
-    t.rejects(1, {"type": "harvest", "item": monk["id"], "choice": [False], "tomes": {"gold": 1}}, "CHOICE_NOT_ALLOWED")
-    t.do(1, {"type": "harvest", "item": monk["id"], "choice": [True], "tomes": {"gold": 1}})
-    assert t.seat(1).tomes_down == ["tome_gold#2"] and t.seat(1).gold == 0 and t.seat(1).magic == 2
-    t.harvest_all()
-    t.do(0, {"type": "gain_resource", "resource": "gold"})
-    t.do(0, {"type": "gain_resource", "resource": "gold"})
-    assert t.seat(1).tomes_down == ["tome_gold#2"]                     # not after Kira's turn
+    assert [c for c in legal if c.get("item") == monk["id"]] == [{"type": "harvest", "item": monk["id"], "choice": [False]}]
+    refused = t.rejects(1, {"type": "harvest", "item": monk["id"], "choice": [True], "tomes": {"gold": 1}}, "TOME_FROM_BANK")
+    assert "take a Resource from the Bank" in refused.detail and refused.ruling == "VA-22"
+    t.purse(1, gold=1, magic=0)
+    t.do(1, {"type": "harvest", "item": monk["id"], "choice": [True]})
+    assert t.seat(1).gold == 0 and t.seat(1).magic == 2 and t.seat(1).tomes == ["tome_gold#2"]
 
 
 def test_a_table_setup_naming_goods_and_tomes_by_type_is_told_the_copy_ids_to_send():
