@@ -433,9 +433,9 @@ def harvest(d: Draft, seat: int, cmd: dict) -> None:
                            "the Harvest.", ruling="VA-18")
     elif firsts and firsts[0] is not item and firsts[0]["id"] != item["id"]:
         raise Rejected("THIEF_FIRST", HARVEST, "A power that takes from another player resolves first.", ruling="VP-2")
-    if "tomes" in cmd:
-        if not s.cs:
-            raise Rejected("NO_TOMES", HARVEST, "Tomes are Crimson Seas tokens; this game has none.", ruling="VA-22")
+    if "tomes" in cmd and not s.cs:
+        raise Rejected("NO_TOMES", HARVEST, "There are no Tomes without Crimson Seas.", ruling="VA-22")
+    if cmd.get("tomes"):   # {} flips nothing
         raise Rejected("TOME_FROM_BANK", CS_TOMES, "You may not use your Tome to take a Resource from the Bank: an "
                        "exchange's gain comes from the Bank, so pay its price in Resource tokens.", ruling="VA-22")
     rule = CS_ROLL if tier(item) == 0 else solo.SECOND_HARVEST if s.phase == "second_harvest" else HARVEST
@@ -668,19 +668,6 @@ def pay(s: ValeriaState, seat: int, main: str, amount: int, magic: int, augment,
 def face_up_tomes(s: ValeriaState, seat: int, tomes: dict) -> list[str]:
     """The face-up Tomes flipped to pay {type: how many}: the first of each type, by id."""
     return [t for r in sorted(tomes) for t in sorted(x for x in s.seats[seat].tomes if tome_type(x) == r)[:tomes[r]]]
-
-
-def tomes_problem(s: ValeriaState, seat: int, tomes) -> str | None:
-    """Why `tomes` {type: n} cannot be flipped now, or None [CS Tome Tokens]."""
-    if tomes is None:
-        return None
-    if not s.cs:
-        return "There are no Tomes without Crimson Seas."
-    up = s.seats[seat].tomes
-    if not isinstance(tomes, dict) or not set(tomes) <= set(RESOURCES) \
-            or any(not _count(k) or k < 1 or k > sum(1 for x in up if tome_type(x) == r) for r, k in tomes.items()):
-        return "Name face-up Tomes you have, {type: how many}, each at least 1."
-    return None
 
 
 def tome_type(tome: str) -> str:

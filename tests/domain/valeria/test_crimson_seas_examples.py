@@ -438,6 +438,8 @@ def test_a_tome_never_pays_a_harvest_exchange_whose_gain_comes_from_the_bank():
     assert [c for c in legal if c.get("item") == monk["id"]] == [{"type": "harvest", "item": monk["id"], "choice": [False]}]
     refused = t.rejects(1, {"type": "harvest", "item": monk["id"], "choice": [True], "tomes": {"gold": 1}}, "TOME_FROM_BANK")
     assert "take a Resource from the Bank" in refused.detail and refused.ruling == "VA-22"
+    # no Tome named ({}) is no Tome flipped: the exchange is then refused for want of a Gold token
+    t.rejects(1, {"type": "harvest", "item": monk["id"], "choice": [True], "tomes": {}}, "CHOICE_NOT_ALLOWED")
     t.purse(1, gold=1, magic=0)
     t.do(1, {"type": "harvest", "item": monk["id"], "choice": [True]})
     assert t.seat(1).gold == 0 and t.seat(1).magic == 2 and t.seat(1).tomes == ["tome_gold#2"]

@@ -355,3 +355,12 @@ def test_custom_content_whose_power_could_offer_too_many_ways_is_refused_at_crea
     assert R.setup(names[:2], None, content, ServerChance("ab" * 16, 0), None)   # 1 x 3 x 22, twice: 4,356
     for n in range(1, 6):   # the reference content, at every player count
         assert R.setup(names[:n], {"variant": "solo"} if n == 1 else None, None, ServerChance("ab" * 16, 0), None)
+
+
+def test_a_harvest_naming_tomes_in_the_base_game_is_refused_there_are_none():
+    """VA-22: Tomes are Crimson Seas tokens; a base game's harvest that names some is refused."""
+    t = Table().give(1, "monk").purse(1, gold=1)
+    t.roll(1, 3)
+    monk = next(i for i in t.state.items if i["seat"] == 1 and i["source"].startswith("monk"))
+    refused = t.rejects(1, {"type": "harvest", "item": monk["id"], "choice": [True], "tomes": {"gold": 1}}, "NO_TOMES")
+    assert "no Tomes without Crimson Seas" in refused.detail
