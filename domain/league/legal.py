@@ -128,9 +128,14 @@ def table_inputs(s: LeagueState, seat: int) -> dict:
                                           "one_of": list(range(1, 7)), "description": THROWN,
                                           "by_command": [{"command": c, "count": 5 - len(c["keep"])} for c in throws]}}}
     if s.phase == "action":
+        # Only the draws this seat may send now: a Press Gang or a Recruit it cannot pay for, or
+        # from an empty bag, takes no coin and is not offered ([Press Gang], [Recruit]).
         n = len(s.seats[seat].bag)
-        return {"press_gang": {"coins": {"count": min(1, n), "from": "your Homeport Bag", "description": PULLED_ONE}},
-                "recruit": {"coins": {"count": min(3, n), "from": "your Homeport Bag", "description": PULLED_THREE}}}
+        legal = {c["type"] for c in legal_commands(s, seat)}
+        specs = {"press_gang": (1, PULLED_ONE), "recruit": (3, PULLED_THREE)}
+        return {kind: {"coins": {"count": min(most, n), "from": f"seat {seat}'s Homeport Bag",
+                                 "description": words.replace("<seat>", str(seat))}}
+                for kind, (most, words) in specs.items() if kind in legal}
     section = "[Raiding]" if s.phase == "raid_defence" else "[Rescue]"
     rolls = {"rolls": {"skills": {"count": 2, "one_of": s.content["skillDie"]["faces"],
                                   "order": "raider's Skill Die, defender's Skill Die",

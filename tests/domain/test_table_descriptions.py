@@ -122,3 +122,21 @@ def test_revealed_says_all_it_carries_not_only_domains(rid, words):
             + (["Goods", "Tome", "Noble", "refill"] if s.cs else [])
         for spec in specs:
             assert all(w in spec["description"] for w in game_words), (game_words, spec["description"])
+
+
+def test_a_table_is_asked_only_for_what_a_legal_command_takes():
+    """docs/api.md section 7: table_inputs names the commands that take something, and a
+    command it names is one the seat may send now; by_command lists legal commands only. (A
+    League seat with no point left was asked for a Press Gang's coin it could not pay for.)"""
+    for k, (rid, *_) in enumerate(GAMES):
+        rs = RULESETS[rid]
+        for s in as_table(rid, every_state(k)[::2]):
+            n = len(s.seats) if hasattr(s, "seats") else len(s.players)
+            for seat in range(n):
+                legal = rs.legal_commands(s, seat)
+                kinds = {c["type"] for c in legal}
+                for kind, fields in rs.table_inputs(s, seat).items():
+                    assert kind in kinds, (rid, seat, kind, sorted(kinds))
+                    for field, spec in fields.items():
+                        for row in spec.get("by_command", []):
+                            assert row["command"] in legal, (rid, seat, kind, field, row["command"])

@@ -298,6 +298,22 @@ def test_a_table_learns_how_many_values_each_throw_takes():
     t.do(0, {**row["command"], "values": [4] * row["count"]})
 
 
+def test_a_table_is_asked_for_the_coins_of_a_draw_the_seat_can_pay_for_only():
+    """[Press Gang] costs 1 point, [Recruit] 3: table_inputs offers only the draws the seat may
+    send now, and names the seat's own bag in the host's view (not a placeholder)."""
+    t = Table()
+    t.win_challenge(1)
+    asked = lambda: R.table_inputs(t.state, 1)  # noqa: E731
+    assert set(asked()) == {"press_gang", "recruit"}
+    spec = asked()["recruit"]["coins"]
+    assert spec["from"] == "seat 1's Homeport Bag" and "nameable.homeport_bag_1" in spec["description"]
+    assert "<seat>" not in spec["description"] and "<seat>" not in asked()["press_gang"]["coins"]["description"]
+    t.state.seats[1].points = 2
+    assert set(asked()) == {"press_gang"}
+    t.state.seats[1].points = 0
+    assert asked() == {} and [c["type"] for c in R.legal_commands(t.state, 1)] == ["resupply"]
+
+
 def test_recruit_from_a_bag_of_fewer_than_three_draws_what_is_there_and_an_empty_bag_is_refused():
     """LP-A17, LP-P5: Recruit with 2 coins left draws those 2, still for 3 points; at a table
     `coins` lists exactly that many. With the bag empty, Press Gang and Recruit are refused."""
