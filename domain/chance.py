@@ -128,9 +128,15 @@ class TableChance:
                            f"This game is played at a table: send the {count} faces rolled in '{field}'.")
         allowed = list(dict.fromkeys(faces))
         one_of = ", ".join(map(str, sorted(allowed)))
+        dice = f"{count} face{'' if count == 1 else 's'}"
+        if isinstance(supplied, list) and len(supplied) < count:
+            # A face missing, as a draw missing an item is said (Parley: chance): how many are needed.
+            raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
+                           f"'{field}' must list the face of every die rolled: {needed(count)}, and "
+                           f"{len(supplied)} {'was' if len(supplied) == 1 else 'were'} sent; each is one of {one_of}.")
         if not isinstance(supplied, list) or len(supplied) != count:
             raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                           f"'{field}' must list exactly {count} face{'' if count == 1 else 's'}, each one of {one_of}.")
+                           f"'{field}' must list exactly {dice}, one for each die rolled, each one of {one_of}.")
         for k, f in enumerate(supplied):
             if not (type(f) is type(allowed[0]) and f in allowed):   # 2.0 is not the face 2 (nor True the face 1)
                 shown = json.dumps(f) if isinstance(f, (int, float, str, bool)) or f is None else "that value"
@@ -145,7 +151,7 @@ class TableChance:
         count = min(count, len(items))
         if supplied is None:
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           f"This game is played at a table: send the {count} drawn in '{field}'"
+                           f"This game is played at a table: send in '{field}' what was drawn; {needed(count)}"
                            + (f" ({where})" if where else "") + ".")
         pool = list(items)
         if isinstance(supplied, list) and len(supplied) < count:
@@ -154,7 +160,8 @@ class TableChance:
                            f"'{field}' must list every one drawn; {needed(count)}"
                            f" (item {len(supplied) + 1}" + (f": {where}" if where else "") + ").")
         if not isinstance(supplied, list) or len(supplied) != count:
-            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE, f"'{field}' must list exactly {count} drawn"
+            raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                           f"'{field}' must list exactly what was drawn: {count} item{'' if count == 1 else 's'}"
                            + (f" ({where})" if where else "") + ".")
         for k, x in enumerate(supplied):
             if x not in pool:

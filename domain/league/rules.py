@@ -468,6 +468,11 @@ def _roll_raid(d: Draft, command: dict) -> None:
     if rolls is not None and not (isinstance(rolls, dict) and set(rolls) == {"skills", "dice"}):
         raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                        "'rolls' must be {'skills': [raider's, defender's skill die], 'dice': [raider's, defender's die]}.")
+    if rolls is None and d.chance.mode == "table":
+        raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
+                       "This game is played at a table: send the raid's dice in 'rolls': 'skills', the raider's "
+                       "then the defender's Skill Die face, and 'dice', the raider's then the defender's die "
+                       + ("[Raiding]." if s.phase == "raid_defence" else "[Rescue]."))
     skills = d.chance.roll(2, faces, None if rolls is None else rolls["skills"], "rolls.skills")
     dice = d.chance.roll(2, [1, 2, 3, 4, 5, 6], None if rolls is None else rolls["dice"], "rolls.dice")
     raider_total = _skill_total(s, p["raider"], skills, False) + dice[0]

@@ -105,7 +105,7 @@ def _told(ruleset, state, seat: int, command: dict, rng: random.Random) -> dict 
                 return None
             field = named.group(1)
             faces = re.search(r"send the (\d+) faces rolled", refused.detail)
-            allowed = re.search(r"exactly (\d+) faces?, each one of (.+)\.$", refused.detail)
+            allowed = re.search(r"exactly (\d+) faces?, one for each die rolled, each one of (.+)\.$", refused.detail)
             not_a_face = re.search(r"is not a face of the die; each is one of (.+)\.$", refused.detail)
             if faces:  # dice: ask which faces there are, then roll them
                 sent[field] = [None] * int(faces.group(1))
@@ -123,7 +123,7 @@ def _told(ruleset, state, seat: int, command: dict, rng: random.Random) -> dict 
                     del sent[field]
                 continue
             given = sent.setdefault(field, [])
-            exactly = re.search(r"must list exactly (\d+) drawn", refused.detail)
+            exactly = re.search(r"must list exactly what was drawn: (\d+) item", refused.detail)
             if exactly and len(given) > int(exactly.group(1)):
                 del given[int(exactly.group(1)):]
                 continue

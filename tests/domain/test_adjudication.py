@@ -167,5 +167,11 @@ def test_a_table_roll_names_the_item_that_is_not_a_face():
     assert refused.value.detail.startswith("'rolls.skills' item 2: \"cooking\" is not a face of the die")
     with pytest.raises(Rejected) as refused:
         table.roll(1, [1, 2, 3], [1, 2], "faces")
-    assert refused.value.detail == "'faces' must list exactly 1 face, each one of 1, 2, 3."
+    assert refused.value.code == "TABLE_OUTCOME_INVALID"
+    assert refused.value.detail == "'faces' must list exactly 1 face, one for each die rolled, each one of 1, 2, 3."
+    with pytest.raises(Rejected) as refused:   # too few is a face missing, as a draw's missing item is
+        table.roll(5, [1, 2, 3], [1, 2], "faces")
+    assert refused.value.code == "TABLE_OUTCOME_REQUIRED"
+    assert refused.value.detail == ("'faces' must list the face of every die rolled: 5 are needed, and 2 were "
+                                    "sent; each is one of 1, 2, 3.")
     assert table.roll(2, [1, 2, 3], [3, 1], "faces") == [3, 1]

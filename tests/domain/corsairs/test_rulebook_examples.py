@@ -154,7 +154,8 @@ def test_a_table_learns_how_many_faces_each_reroll_takes():
     assert [r["command"] for r in rows] == [c for c in R.legal_commands(t.state, 0) if c["type"] == "reroll_dice"]
     row = next(r for r in rows if r["command"]["dice"] == [0, 1, 2])
     assert row["count"] == 3
-    t.rejects("Kira", {**row["command"], "faces": ["MAP", "MAP"]}, "TABLE_OUTCOME_INVALID")
+    t.rejects("Kira", {**row["command"], "faces": ["MAP", "MAP"]}, "TABLE_OUTCOME_REQUIRED")  # a face missing
+    t.rejects("Kira", {**row["command"], "faces": ["MAP"] * 4}, "TABLE_OUTCOME_INVALID")      # one too many
     t.do("Kira", {**row["command"], "faces": ["MAP", "MAP", "GROG"]})
     # with no Grog left there is no re-roll to report for (the audit found an empty entry here)
     t.state.players[0].grog = 0

@@ -17,7 +17,7 @@ def test_only_the_active_player_may_act_and_the_rejection_names_whose_turn_it_is
 def test_table_chance_needs_the_faces_and_checks_them():
     t = Table()
     t.rejects("Kira", {"type": "roll_dice"}, "TABLE_OUTCOME_REQUIRED")
-    t.rejects("Kira", {"type": "roll_dice", "faces": ["MAP"] * 4}, "TABLE_OUTCOME_INVALID")
+    t.rejects("Kira", {"type": "roll_dice", "faces": ["MAP"] * 4}, "TABLE_OUTCOME_REQUIRED")  # a face missing
     t.rejects("Kira", {"type": "roll_dice", "faces": ["MAP"] * 4 + ["SWORD"]}, "TABLE_OUTCOME_INVALID")
 
 

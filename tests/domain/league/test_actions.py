@@ -105,6 +105,8 @@ def test_a_paid_substitute_defends_but_the_prize_is_the_coin_first_chosen_and_ti
     t.win_challenge(0)
     t.do(0, {"type": "raid", "target": "blue.cross.mate1", "raider": "red.skull.mate1"})
     t.rejects(0, {"type": "defend_raid"}, "NOT_YOUR_DECISION")
+    unrolled = t.rejects(1, {"type": "defend_raid", "with": "blue.cross.mate2"}, "TABLE_OUTCOME_REQUIRED")
+    assert "'skills'" in unrolled.detail and "'dice'" in unrolled.detail and unrolled.detail.endswith("[Raiding].")
     t.do(1, {"type": "defend_raid", "with": "blue.cross.mate2",
              "rolls": {"skills": ["martial", "martial"], "dice": [3, 3]}})  # 2+3 = 2+3: a tie
     assert t.state.seats[1].points == 17
@@ -120,6 +122,8 @@ def test_a_rescue_won_puts_the_coin_back_in_its_original_position():
     t.state.captured[theirs] = {"from": 1, "slot": "mate3"}
     t.win_challenge(1)
     t.do(1, {"type": "rescue", "prisoner": theirs, "raider": t.crew(1)["captain"]})
+    unrolled = t.rejects(0, {"type": "choose_rescue_defender", "coin": t.crew(0)["captain"]}, "TABLE_OUTCOME_REQUIRED")
+    assert unrolled.detail.endswith("[Rescue].")
     t.do(0, {"type": "choose_rescue_defender", "coin": t.crew(0)["captain"],
              "rolls": {"skills": ["leadership", "leadership"], "dice": [6, 1]}})
     assert t.crew(1)["mate3"] == theirs and t.state.seats[0].brig[0] is None
@@ -277,7 +281,8 @@ def test_a_coin_not_in_the_bag_is_refused_naming_the_bag_the_host_view_lists():
                             "(item 1: seat 0's Homeport Bag: one of nameable.homeport_bag_0).")
     assert other not in R.view(t.state, ARBITER)["nameable"]["homeport_bag_0"]
     missing = t.rejects(0, {"type": "press_gang"}, "TABLE_OUTCOME_REQUIRED")
-    assert missing.detail.endswith("send the 1 drawn in 'coins' (seat 0's Homeport Bag: one of nameable.homeport_bag_0).")
+    assert missing.detail.endswith("send in 'coins' what was drawn; 1 is needed (seat 0's Homeport Bag: one of "
+                                  "nameable.homeport_bag_0).")
     with pytest.raises(Rejected) as seats:     # a seat's token: refused before the bag is looked at (TM-1)
         R.decide(t.state, 0, {"type": "press_gang", "coins": [other]}, TableChance("seat"))
     assert seats.value.code == "TABLE_OUTCOME_FROM_HOST" and "Homeport" not in seats.value.detail

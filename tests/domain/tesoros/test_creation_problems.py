@@ -138,7 +138,7 @@ def test_at_a_table_a_pact_of_no_event_needs_no_events_listed():
     an_event = R.default_content["events"][0]["id"]
     with pytest.raises(InvalidCreation) as listed_one:   # the table names an Event the game does not have
         created(options={"pact_of_the_waves": 0}, chance=TableChance(), table_setup=table | {"events": [an_event]})
-    assert str(listed_one.value) == "setup.events: must list exactly 0 drawn. [Variants] (TA-31)"
+    assert str(listed_one.value) == "setup.events: must list exactly what was drawn: 0 items. [Variants] (TA-31)"
     assert problems(options={"pact_of_the_waves": 2}, chance=TableChance(), table_setup=table) == \
         ["setup.events: required with these options [Variants] (TA-31)"]
 
