@@ -414,15 +414,52 @@ def _powers(x, path: str = "content") -> Iterator[tuple[str, dict]]:
             yield from _powers(v, f"{path}[{i}]")
 
 
-def too_many_ways(content: dict, n: int) -> list[str]:
-    """Custom content's powers that could offer more than MOST_WAYS ways to resolve them."""
+# The most ways custom content's powers may offer together, waiting at once: a legal-commands
+# listing holds every way of every power waiting (a harvest's, or the rewards pending), so one
+# listing is at most this long. A probe within MOST_WAYS alone reached 500,000 entries (56 MB,
+# 18-25 s of a worker's CPU) with 100 powers of 5,000 ways waiting in one harvest
+# (docs/performance.md). The reference contents offer at most 5,936 this way (Crimson Seas, 5 players).
+MOST_WAYS_AT_ONCE = 25_000
+ACTIVATIONS = 3   # [BR p.7 Roll Phase] each die value and their sum activate: a card at most three times a roll
+
+
+def _at_once(where: str, content: dict, n: int) -> int:
+    """How many of this power can wait at once, at most, in the listing of every seat together:
+    a Citizen's on every copy, a Starter's in every seat, each activated by all of a roll's three
+    values; any other power (a Domain's, a reward, a Monster Event's) once in every seat."""
+    if where.startswith("content.citizens["):
+        index = int(where[len("content.citizens["):].split("]", 1)[0])
+        return content["citizens"][index].get("copies", 1) * ACTIVATIONS
+    if where.startswith("content.starters"):
+        return n * ACTIVATIONS
+    return n
+
+
+def _ways(content: dict, n: int) -> Iterator[tuple[str, int]]:
+    """Each power of the content, with an upper bound on the ways to resolve it with n players."""
     cards = sum(c.get("copies", 1) for c in content.get("citizens", [])) + len(content.get("monsters", []))
-    problems = []
     for where, power in _powers(content):
-        ways = most_ways(power, n, CENTER_STACKS, cards)
-        if ways > MOST_WAYS:
-            problems.append(f"{where}: this power could offer more than {MOST_WAYS:,} ways to resolve it "
-                            f"with {n} players (every way is listed in legal commands); nest fewer choices")
+        yield where, most_ways(power, n, CENTER_STACKS, cards)
+
+
+def ways_at_once(content: dict, n: int) -> int:
+    """An upper bound on the entries of one legal-commands listing with n players, every seat's
+    together (the host's): every power's ways, times how many of it can wait at once."""
+    return sum(ways * _at_once(where, content, n) for where, ways in _ways(content, n))
+
+
+def too_many_ways(content: dict, n: int) -> list[str]:
+    """Custom content's powers that could offer more than MOST_WAYS ways to resolve them, and
+    content whose powers could together offer more than MOST_WAYS_AT_ONCE waiting at once."""
+    problems = [f"{where}: this power could offer more than {MOST_WAYS:,} ways to resolve it with {n} players "
+                "(every way is listed in legal commands); nest fewer choices"
+                for where, ways in _ways(content, n) if ways > MOST_WAYS]
+    together = 0 if problems else ways_at_once(content, n)
+    if together > MOST_WAYS_AT_ONCE:
+        problems.append(f"content: its powers could offer {together:,} ways to resolve them waiting at once with "
+                        f"{n} players, more than {MOST_WAYS_AT_ONCE:,} (every way of every power waiting is listed "
+                        "in legal commands; each Citizen's counted on every copy and a Starter's in every seat, three "
+                        "activations a roll); offer fewer choices or fewer copies")
     return problems
 
 

@@ -352,7 +352,14 @@ def test_custom_content_whose_power_could_offer_too_many_ways_is_refused_at_crea
         R.setup(names, None, content, ServerChance("ab" * 16, 0), None)
     (problem,) = [p for p in refused.value.problems if "ways" in p]
     assert problem.startswith(f"content.citizens[{thief}].on_turn:") and f"{MOST_WAYS:,}" in problem
-    assert R.setup(names[:2], None, content, ServerChance("ab" * 16, 0), None)   # 1 x 3 x 22, twice: 4,356
+    # 1 x 3 x 22, twice: 4,356 at 2 players, within MOST_WAYS; but on six Thieves activated three
+    # times a roll, more than MOST_WAYS_AT_ONCE could wait at once
+    with pytest.raises(InvalidCreation) as refused:
+        R.setup(names[:2], None, content, ServerChance("ab" * 16, 0), None)
+    (problem,) = [p for p in refused.value.problems if "ways" in p]
+    assert problem.startswith("content: its powers could offer") and "waiting at once with 2 players" in problem
+    content["citizens"][thief]["on_turn"] = greedy                           # 1 x 3 x 22 = 66
+    assert R.setup(names[:2], None, content, ServerChance("ab" * 16, 0), None)
     for n in range(1, 6):   # the reference content, at every player count
         assert R.setup(names[:n], {"variant": "solo"} if n == 1 else None, None, ServerChance("ab" * 16, 0), None)
 
