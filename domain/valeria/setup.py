@@ -366,7 +366,8 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
         areas = _areas(content, opts, problems)
         problems += _preselected_problems(cs, opts, content, n)
     t = table_setup or {}
-    late = _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts))
+    late = _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts),
+                              chosen_first=opts["first_player"])
     if problems:
         raise InvalidCreation(problems + late)
     center = _center(content, cs, n, types, areas, mixed)
@@ -575,7 +576,7 @@ def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str]) ->
 
 
 def _check_table_setup(cs: bool, mixed: bool, chance, table_setup: dict | None, n: int, problems: list,
-                       solo: bool = False) -> list[str]:
+                       solo: bool = False, chosen_first: int | str = "random") -> list[str]:
     """A table setup only at a table, and there in its form. Adds to problems what stops the deal;
     returns what the deal can go on past (the number of Dukes, the first player, the Dark Lord),
     looked at once the setup's form is right, so that one refusal lists them with every wrong
@@ -597,6 +598,12 @@ def _check_table_setup(cs: bool, mixed: bool, chance, table_setup: dict | None, 
             problems.append(f"setup.dukes: two Dukes for each of the {n} seats")   # the deal needs their number
         if not form and not table_setup["first_player"] < n:
             late.append(f"setup.first_player: there is no seat {table_setup['first_player']}")
+        elif not form and chosen_first not in ("random", table_setup["first_player"]):
+            # options.first_player decides who goes first, so a table reporting another seat is
+            # not silently overruled: the two must agree [BR p.5 Active Player]
+            late.append(f"setup.first_player: options.first_player already chose seat {chosen_first} to go first, and "
+                        f"the table reports seat {table_setup['first_player']}: send the same seat, or leave "
+                        "options.first_player 'random' [BR p.5]")
         if solo and "dark_lord" not in table_setup:
             problems.append("setup.dark_lord: a solo game at a table needs the Duke placed face down as the Dark Lord "
                             "[BR p.16] (VP-19)")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from domain.chance import TableChance
-from domain.ruleset import Rejected
+from domain.ruleset import InvalidCreation, Rejected
 from domain.valeria import RULESET as R
 from tests.domain.valeria.table import Table
 from tests.playouts.test_valeria_playouts import duke_of_valeria
@@ -46,3 +48,16 @@ def test_a_table_plays_a_whole_game_sending_the_dice_and_the_domains_revealed():
         t.do(seat, cmd)
     assert t.state.finished and t.state.result["winners"]
     assert t.state.seed is None   # nothing to reveal: the table rolled
+
+
+def test_a_table_reporting_another_first_player_than_the_options_chose_is_refused_not_overruled():
+    """[BR p.5] the first player is chosen once: options.first_player chooses it, or the table
+    reports whom it chose. Both naming different seats is refused, naming both; the same seat, or
+    the options leaving it 'random', is the table's report."""
+    with pytest.raises(InvalidCreation) as refused:
+        Table(options={"first_player": 0}, first=1, keep=False)
+    (problem,) = [p for p in refused.value.problems if p.startswith("setup.first_player")]
+    assert "chose seat 0" in problem and "reports seat 1" in problem
+    for options in ({"first_player": 1}, {"first_player": "random"}, None):
+        table = Table(options=options, first=1, keep=False)
+        assert next(e for e in table.events if e["type"] == "FirstPlayerChosen")["seat"] == 1
