@@ -15,6 +15,8 @@ Identity and documentation
                      command and say nothing secret. Every property, at any depth, has a
                      'description' (for a table field: what it carries)
     table_setup_schema  JSON Schema of what a table-chance game states at creation, or None
+    public_setup_fields the fields of that setup every seat sees on the table (cards dealt face
+                     up, tiles laid out): a seat's copy of the creation keeps only these
     variants         the variants the rulebook prints, each chosen by creation options (Variant)
 
 Lifecycle (all pure; nothing here does I/O or reads a clock)
@@ -217,6 +219,13 @@ class Ruleset(Generic[S]):
     dump_state: Callable[[S], dict]
     load_state: Callable[[dict], S]
     variants: tuple[Variant, ...] = ()  # the printed variants, each a creation option
+    public_setup_fields: frozenset[str] = frozenset()  # of table_setup_schema: what every seat sees
+
+    def public_setup(self, table_setup: dict | None) -> dict | None:
+        """The table's setup as every seat sees it on the table: its public fields only."""
+        if table_setup is None:
+            return None
+        return {k: v for k, v in table_setup.items() if k in self.public_setup_fields}
 
     def __repr__(self) -> str:
         return f"Ruleset({self.id!r}, version {self.version!r})"

@@ -45,8 +45,9 @@ def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:
             creation = game.creation_content()
             entry.update(creation)
             entry.update({"salt": stored.salt, "hash": stored.hash})
-            if not complete and creation["table_setup"] is not None:
-                entry.update({"table_setup": None, "salt": None, "redacted": True})
+            shown = creation["table_setup"] if complete else ruleset.public_setup(creation["table_setup"]) or None
+            if shown != creation["table_setup"]:   # a hand dealt, a Duke: what no seat sees on the table
+                entry.update({"table_setup": shown, "salt": None, "redacted": True})
             export["creation"] = entry
             continue
         event = ruleset.redact(stored.event, sees)

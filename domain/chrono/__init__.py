@@ -50,6 +50,7 @@ RULESET = kit.ruleset(
             "across the island, then takes treasure by majority on every tile. Most Time Gems when the "
             "storm collapses wins.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
+    public_setup_fields=_setup.PUBLIC_SETUP_FIELDS,
     command_schemas=COMMAND_SCHEMAS,
     setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status, hidden=hidden,
 )

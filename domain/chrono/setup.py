@@ -46,6 +46,11 @@ OPTIONS_SCHEMA: dict = {
 # has 12 spots (content_problems), so no list here can be longer.
 TILE_ID = {"type": "string", "maxLength": 40}
 
+# What every seat sees on the table of what the table set up (docs/api.md section 7): the
+# tiles and caves laid out with their sides, the backs of the face-down Event tokens (not their
+# faces), the Flag track and the Anomaly cards turned up. All of it.
+PUBLIC_SETUP_FIELDS = frozenset({"interior", "exterior", "caves", "sides", "token_backs", "flag", "anomaly"})
+
 TABLE_SETUP_SCHEMA = {
     "type": "object",
     "description": "Table chance only: how the table laid out the board [Components & Setup].",

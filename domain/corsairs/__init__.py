@@ -43,6 +43,7 @@ RULESET = kit.ruleset(
             "sail, fire cannons. First to 6 Treasure wins, or most Treasure when Skull Island is reached "
             "a second time.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
+    public_setup_fields=_setup.PUBLIC_SETUP_FIELDS,
     command_schemas=COMMAND_SCHEMAS,
     setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status,
     hidden=None,  # nothing is hidden from a seat (view.py): a dry run needs no re-deal

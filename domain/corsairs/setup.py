@@ -47,6 +47,10 @@ OPTIONS_SCHEMA: dict = {
     },
 }
 
+# What every seat sees on the table of what the table set up (docs/api.md section 7): the
+# captains dealt face up and the track laid out; Corsairs hides nothing (CV-A4).
+PUBLIC_SETUP_FIELDS = frozenset({"captains", "track"})
+
 TABLE_SETUP_SCHEMA = {
     "type": "object",
     "description": "Table chance only: what the table dealt and built [Game Setup 2-3].",

@@ -62,6 +62,7 @@ RULESET = kit.ruleset(
             "or the top of the deck. Most Victory Points when the last treasure is claimed or the last "
             "event runs wins.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
+    public_setup_fields=_setup.PUBLIC_SETUP_FIELDS,
     command_schemas=COMMAND_SCHEMAS,
     variants=VARIANTS,
     setup=_setup, state=state, rules=rules, legal=legal, view=view, status=status, hidden=hidden,

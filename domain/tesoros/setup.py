@@ -53,6 +53,11 @@ OPTIONS_SCHEMA: dict = {
 # A card id as the content spells it (content/schema.json: at most 41 characters).
 CARD_ID = {"type": "string", "maxLength": 41}
 
+# What every seat sees on the table of what the table set up (docs/api.md section 7): the Map
+# cards revealed, the Event turned face up and the cards revealed in the draw-off; not the hands
+# dealt nor the Events put face down under the Anchor.
+PUBLIC_SETUP_FIELDS = frozenset({"maps", "face_up_event", "draw_off"})
+
 TABLE_SETUP_SCHEMA = {
     "type": "object",
     "description": "Table chance only: what the table dealt and revealed [Setup 2-5], [Starting the Game].",

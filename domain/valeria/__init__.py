@@ -102,6 +102,7 @@ RULESET = kit.ruleset(
             "Domains; a secret Duke scores at the end. Most Victory Points when the Monsters or the Domains run "
             "out or enough stacks are exhausted wins. One player plays the Solo Variant against the Dark Lord.",
     table_setup_schema=_setup.TABLE_SETUP_SCHEMA,
+    public_setup_fields=_setup.PUBLIC_SETUP_FIELDS,
     command_schemas={**COMMAND_SCHEMAS, **SOLO_COMMAND_SCHEMAS},
     variants=(FIVE_PLAYERS, SOLO, MIXED_CITIZENS, MONSTER_EVENTS, PRESELECTED_EVENTS),
     setup=_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,
@@ -122,6 +123,7 @@ CRIMSON_SEAS = kit.ruleset(
             "Board (Goods, Tomes, Nobles, Exekratys), Maps and the Sail action, the Coxswain, Wardens and '+' Monsters, "
             "and Monster Events waiting on the Exhausted stack.",
     table_setup_schema=_setup.CS_TABLE_SETUP_SCHEMA,
+    public_setup_fields=_setup.PUBLIC_SETUP_FIELDS,
     command_schemas=CS_COMMAND_SCHEMAS,
     variants=(FIVE_PLAYERS, MIXED_CITIZENS, CS_PRESELECTED_EVENTS),  # mixed Citizens with Crimson Seas: docs/rulings.md
     setup=_cs_setup, state=state, rules=rules, legal=legal, view=view, hidden=hidden, status=status,

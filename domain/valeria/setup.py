@@ -73,6 +73,11 @@ OPTIONS_SCHEMA = {
     },
 }
 
+# What every seat sees on the table of what the table set up (docs/api.md section 7): the
+# Domains and Citizens dealt face up, the first player, and (Crimson Seas) the Goods, Tomes and
+# Nobles turned face up on the Island Board; not the Dukes dealt nor the solo Dark Lord.
+PUBLIC_SETUP_FIELDS = frozenset({"domains", "citizens", "first_player", "araby", "nae_aerie", "amarynth"})
+
 TABLE_SETUP_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "Table chance only: what the table dealt [BR p.4-5].",

@@ -53,6 +53,8 @@ def event_entry(game: Game, stored, caller: int | str) -> dict:
         }
         if caller == "host":
             created["table_setup"] = stored.table_setup
+        elif game.ruleset.public_setup(stored.table_setup):   # a seat, a spectator: what is face up on the table
+            created["table_setup"] = game.ruleset.public_setup(stored.table_setup)
         entry["event"] = created
         return entry
     ruleset = game.ruleset
