@@ -618,12 +618,20 @@ def recruit_one(d, seat: int, kind: str, cost: int) -> bool:
     return True
 
 
+# A table's item drawn from the cards under a deck, once its unseen part is drawn (CP-18): its
+# note (Draft.pick) is the deck's with this after it; the host's view lists its ids under
+# '<pool>_under'.
+UNDER = "/under"
+
+
 def draw_artifact(d, seat: int) -> None:
     deck = d.s.decks["artifact"]
     if deck["pool"]:
         card = d.pick(deck["pool"], "artifacts")
+    elif deck["bottom"] and d.s.chance_mode == "table":
+        card = d.pick(deck["bottom"], "artifacts", f"artifact{UNDER}")   # CP-18: the table says which it drew
     elif deck["bottom"]:
-        card = deck["bottom"][0]
+        card = deck["bottom"][0]   # CA-18: in the order they went under
     else:
         d.emit("ArtifactDeckEmpty", seat=seat)   # CA-4: nothing to draw
         return

@@ -100,8 +100,9 @@ def _spec(found: list[tuple[str, str | None]]) -> dict:
         if not notes:
             continue
         spec = {"count": len(notes), "what": TABLE_FIELDS[field], "description": DESCRIPTIONS[field]}
-        if field == "plans":
-            spec.update(stable=notes.count("stable"), unstable=notes.count("unstable"))
+        if field == "plans":   # by deck, the cards from under it (CP-18) counted with it
+            decks = [str(note).split("/")[0] for note in notes]
+            spec.update(stable=decks.count("stable"), unstable=decks.count("unstable"))
         if field == "event_tokens":
             spec["backs"] = notes
         out[field] = spec
@@ -111,16 +112,17 @@ def _spec(found: list[tuple[str, str | None]]) -> dict:
 # What each table input carries (the 'description' of its spec, and of the command schema's field).
 # Every one is reported by the host token only (TM-1).
 DESCRIPTIONS = {
-    "plans": "The Plan cards drawn, the Stable ones first, each deck in the order drawn [Phase 2: Select Plans]; "
-             "only the cards drawn at random from a deck's unseen part, not those coming back from under it (CP-18). "
-             "Ids of nameable.stable_plans and nameable.unstable_plans in the host's view; only the host token "
-             "reports them.",
+    "plans": "The Plan cards drawn, the Stable ones first, each deck in the order drawn [Phase 2: Select Plans]: "
+             "from a deck's unseen part, ids of nameable.stable_plans and nameable.unstable_plans in the host's view; "
+             "once that is drawn, from the cards put under the deck, in whatever order the table drew them, ids of "
+             "nameable.stable_plans_under and nameable.unstable_plans_under (CP-18). Only the host token reports "
+             "them.",
     "anomaly": "The Anomaly card turned up on the face-up Anomaly deck when the one on top is discarded [Phase 1: "
                "Destabilization and Anomalies]. An id of nameable.anomalies in the host's view; only the host token "
                "reports it.",
-    "artifacts": "Every Artifact card drawn from the Artifact deck's unseen part, in order: bought [Phase 6: Outfit "
-                 "Ship] or gained by an effect. Ids of nameable.artifacts in the host's view; only the host token "
-                 "reports them.",
+    "artifacts": "Every Artifact card drawn, in order: bought [Phase 6: Outfit Ship] or gained by an effect. Ids "
+                 "of nameable.artifacts in the host's view; once the deck's unseen part is drawn, of the cards put "
+                 "under it, nameable.artifacts_under (CP-18). Only the host token reports them.",
     "event_tokens": "Every face-down Event token flipped, in order, each one of the back given in 'backs' [Phase 3: "
                     "Run the Loop]. Ids of nameable.event_tokens_<back in lower case> (event_tokens_evening for "
                     "EVENING) in the host's view (every token of that back not yet face up, CP-18); only the host "

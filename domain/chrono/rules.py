@@ -84,6 +84,11 @@ def required(field: str, count: int, item: int, where: str) -> Rejected:
 def _where(field: str, note: str | None) -> str:
     """What a table's item is taken from, and where the host's view lists the ids it may name
     (view.pools), for a refusal."""
+    if note and note.endswith(fx.UNDER):
+        deck = note[:-len(fx.UNDER)]
+        named = "the Artifact deck" if field == "artifacts" else f"the {deck.capitalize()} Plan deck"
+        pool = "artifacts" if field == "artifacts" else f"{deck}_plans"
+        return f"the cards under {named}, its unseen part drawn: one of nameable.{pool}_under"
     if field == "plans":
         return f"the {str(note).capitalize()} Plan deck: one of nameable.{note}_plans"
     if field == "event_tokens":
@@ -239,8 +244,13 @@ def draw_plans(d: Draft, seat: int, command: dict) -> None:
             if pool:
                 card = d.pick(pool, "plans", deck)
                 pool.remove(card)
+            elif bottom and s.chance_mode == "table":
+                # CP-18: at a table the cards under a deck lie in whatever order the players put
+                # them there, so the table reports the one it drew, as from the unseen part
+                card = d.pick(bottom, "plans", f"{deck}{fx.UNDER}")
+                bottom.remove(card)
             elif bottom:
-                card = bottom.pop(0)
+                card = bottom.pop(0)   # CA-18: in the order they went under
             else:
                 break   # CA-17: a deck that runs out gives fewer cards
             drawn.append(card)

@@ -78,9 +78,10 @@ def view(s: ChronoState, viewer) -> dict:
 
 def pools(s: ChronoState) -> dict:
     """The host's listing of the face-down pools (TM-2). The Stable and Unstable Plan decks and
-    the Artifact deck hold their unseen part and the cards put under them: both are counted,
-    but only the unseen part is drawn at random (the cards under a deck come off in the order
-    they went, with no report: CP-18), so only it is `nameable`. The Anomaly deck is face up
+    the Artifact deck hold their unseen part and the cards put under them: both are counted;
+    the unseen part is `nameable` as '<pool>', the cards under it as '<pool>_under', drawn from
+    once the unseen part is (CP-18: at a table in whatever order the table drew them; with the
+    server's chance in the order they went under, CA-18). The Anomaly deck is face up
     ([Components & Setup] 'a face-UP deck'): the cards below its top, in no order, are named
     in 'anomaly'. Event tokens by back: every token of that back not yet turned face up, face
     down on the board or in the box (CP-1: the state holds no face for a face-down token, so
@@ -96,6 +97,8 @@ def pools(s: ChronoState) -> dict:
             tokens.setdefault(f"event_tokens_{t['back'].lower()}", []).append(t["id"])
     held = {name: list(d["pool"]) + list(d["bottom"]) for name, d in decks.items()}
     drawn = {name: list(d["pool"]) for name, d in decks.items()}
+    if s.chance_mode == "table":   # CP-18: drawn from once the unseen part is, in the table's order
+        drawn.update({f"{name}_under": list(d["bottom"]) for name, d in decks.items()})
     return kit.pool_listing({**held, "anomalies": list(s.anomaly_pool), **tokens},
                             {**drawn, "anomalies": list(s.anomaly_pool), **tokens})
 

@@ -119,7 +119,7 @@ def test_the_host_view_lists_the_pools_and_a_seats_view_does_not(corsairs_client
     host = game.get("", game.host).get_json()["state"]
     assert host["pools"] == ruleset.view(state, "arbiter")["pools"]
     assert set(host["nameable"]) <= set(host["pools"]) | {k for k in host["nameable"] if k.startswith("mixed_")} | \
-        {"play_deck_after_anchor"}   # Tesoros: TP-16
+        {"play_deck_after_anchor"} | {f"{pool}_under" for pool in host["pools"]}   # Tesoros: TP-16; Chrono: CP-18
     if ruleset_id != "corsairs-of-valeria":    # Corsairs rolls dice only: no face-down pool
         assert host["pools"]
     for seat in range(len(PLAYERS)):

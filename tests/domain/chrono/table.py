@@ -68,11 +68,12 @@ class Table:
         for i, (card, slot) in picks.items():
             self.do(i, {"type": "select_plan", "card": card, "slot": slot})
 
-    def effect(self, program, actor=0, optional=False, here=None):
-        """Arrange an effect to resolve now, as if a card had just called it."""
+    def effect(self, program, actor=0, optional=False, here=None, told=None):
+        """Arrange an effect to resolve now, as if a card had just called it; told: what the
+        table reports it turned up (e.g. {"artifacts": [...]})."""
         s = self.state
         s.frames.append(fx.new_frame(s, [program], actor, optional=optional, here=here))
-        d = rules.Draft(s, TableChance(), {})
+        d = rules.Draft(s, TableChance(), told or {})
         d.start = None
         rules.finish(d)
         for e in d.events:

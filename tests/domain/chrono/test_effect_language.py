@@ -39,7 +39,12 @@ def test_gain_artifacts_draws_from_the_top_and_lose_artifacts_is_the_owners_choi
     assert info.value.code == "TABLE_OUTCOME_REQUIRED"
     t = at_loop()
     t.state.decks["artifact"] = {"pool": [], "bottom": ["AR01", "AR03"]}
-    t.effect({"op": "gain", "artifacts": 2})
+    with pytest.raises(Rejected) as info:   # CP-18: from under the deck too, the table says which it drew
+        t.effect({"op": "gain", "artifacts": 2})
+    assert info.value.code == "TABLE_OUTCOME_REQUIRED" and "nameable.artifacts_under" in info.value.detail
+    t = at_loop()
+    t.state.decks["artifact"] = {"pool": [], "bottom": ["AR01", "AR03"]}
+    t.effect({"op": "gain", "artifacts": 2}, told={"artifacts": ["AR03", "AR01"]})   # not the order they went under
     assert t.seat(0).artifacts == ["AR01", "AR03"]
     t.effect({"op": "lose", "artifacts": 1})
     assert legal(t) == [{"type": "do_step", "artifact": "AR01"}, {"type": "do_step", "artifact": "AR03"}]

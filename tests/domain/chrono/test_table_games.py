@@ -33,15 +33,20 @@ def announced(inputs: dict, cmd: dict) -> dict:
     return out
 
 
+def _off_the_top(deck: dict, count: int, rng: random.Random) -> list[str]:
+    """count cards off a physical deck: its unseen part, shuffled; then the cards the players put
+    under it, in an order of their own, not the one they went under in (CP-18)."""
+    return (rng.sample(sorted(deck["pool"]), len(deck["pool"])) + rng.sample(deck["bottom"], len(deck["bottom"])))[:count]
+
+
 def turn_up(s, field: str, spec: dict, rng: random.Random) -> list[str]:
     """What a physical table turns up: the decks are only known to the table (this test)."""
     if field == "plans":
-        out = rng.sample(sorted(s.decks["stable"]["pool"]), spec["stable"])
-        out += rng.sample(sorted(s.decks["unstable"]["pool"]), spec["unstable"])
+        out = _off_the_top(s.decks["stable"], spec["stable"], rng) + _off_the_top(s.decks["unstable"], spec["unstable"], rng)
         assert len(out) == spec["count"]
         return out
     if field == "artifacts":
-        return rng.sample(sorted(s.decks["artifact"]["pool"]), spec["count"])
+        return _off_the_top(s.decks["artifact"], spec["count"], rng)
     if field == "anomaly":
         return rng.sample(sorted(s.anomaly_pool), spec["count"])
     shown = {t["id"] for t in s.tokens.values() if t["id"]}
@@ -184,3 +189,27 @@ def test_a_report_missing_its_plans_names_the_count_of_the_whole_list():
     one = t.rejects(seat, {"type": "draw_plans", "plans": ["S01"]}, "TABLE_OUTCOME_REQUIRED")
     assert "; 2 are needed (item 2: the Unstable Plan deck: one of nameable.unstable_plans)." in one.detail, one.detail
     assert (counts["count"], counts["stable"], counts["unstable"]) == (2, 1, 1)
+
+
+def test_a_table_names_the_plan_it_drew_from_under_a_deck_in_whatever_order_the_cards_lie():
+    """CP-18: once a deck's unseen part is drawn, the next cards come from under it. At a table they
+    lie in the order the players put them there, not CA-18's: the table reports the one it drew,
+    from the host's nameable.unstable_plans_under, and table_inputs counts it (the audit's game:
+    a 5-player table met an empty Unstable deck in round 4, and Parley dealt a card of its own)."""
+    t = Table()
+    seat = t.state.flag[0]
+    deck = t.state.decks["unstable"]
+    under = sorted(deck["pool"])[:3]
+    deck["pool"], deck["bottom"] = [], list(under)   # arrange: the unseen part drawn, three cards under it
+    counts = R.table_inputs(t.state, seat)["draw_plans"]["plans"]
+    assert (counts["count"], counts["stable"], counts["unstable"]) == (2, 1, 1)
+    host = R.view(t.state, "arbiter")
+    assert host["nameable"]["unstable_plans_under"] == under and host["nameable"]["unstable_plans"] == []
+    assert host["pools"]["unstable_plans"] == dict.fromkeys(under, 1)
+    stable = sorted(t.state.decks["stable"]["pool"])[0]
+    missing = t.rejects(seat, {"type": "draw_plans", "plans": [stable]}, "TABLE_OUTCOME_REQUIRED")
+    assert missing.detail.endswith("(item 2: the cards under the Unstable Plan deck, its unseen part drawn: one of "
+                                   "nameable.unstable_plans_under).")
+    t.rejects(seat, {"type": "draw_plans", "plans": [stable, stable]}, "TABLE_OUTCOME_INVALID")
+    t.do(seat, {"type": "draw_plans", "plans": [stable, under[-1]]})   # the last to go under, drawn first
+    assert t.seat(seat).drawn == [stable, under[-1]] and t.state.decks["unstable"]["bottom"] == under[:-1]
