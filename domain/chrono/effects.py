@@ -627,9 +627,9 @@ UNDER = "/under"
 def draw_artifact(d, seat: int) -> None:
     deck = d.s.decks["artifact"]
     if deck["pool"]:
-        card = d.pick(deck["pool"], "artifacts")
+        card = d.pick(deck["pool"], "artifacts", None, seat)
     elif deck["bottom"] and d.s.chance_mode == "table":
-        card = d.pick(deck["bottom"], "artifacts", f"artifact{UNDER}")   # CP-18: the table says which it drew
+        card = d.pick(deck["bottom"], "artifacts", f"artifact{UNDER}", seat)   # CP-18: the table says which it drew
     elif deck["bottom"]:
         card = deck["bottom"][0]   # CA-18: in the order they went under
     else:

@@ -93,10 +93,10 @@ def table_inputs(s: ChronoState, seat: int) -> dict:
     return out
 
 
-def _spec(found: list[tuple[str, str | None]]) -> dict:
+def _spec(found: list[tuple[str, str | None, int | None]]) -> dict:
     out = {}
     for field in TABLE_FIELDS:
-        notes = [note for f, note in found if f == field]
+        notes = [note for f, note, _ in found if f == field]
         if not notes:
             continue
         spec = {"count": len(notes), "what": TABLE_FIELDS[field], "description": DESCRIPTIONS[field]}
@@ -105,6 +105,8 @@ def _spec(found: list[tuple[str, str | None]]) -> dict:
             spec.update(stable=decks.count("stable"), unstable=decks.count("unstable"))
         if field == "event_tokens":
             spec["backs"] = notes
+        if field == "artifacts":   # one command may hand Artifacts to several seats (Phase 4's places)
+            spec["for_seats"] = [to for f, _, to in found if f == field]
         out[field] = spec
     return out
 
@@ -120,7 +122,8 @@ DESCRIPTIONS = {
     "anomaly": "The Anomaly card turned up on the face-up Anomaly deck when the one on top is discarded [Phase 1: "
                "Destabilization and Anomalies]. An id of nameable.anomalies in the host's view; only the host token "
                "reports it.",
-    "artifacts": "Every Artifact card drawn, in order: bought [Phase 6: Outfit Ship] or gained by an effect. Ids "
+    "artifacts": "Every Artifact card drawn, in order, each to the seat 'for_seats' gives at its place: bought "
+                 "[Phase 6: Outfit Ship] or gained by an effect. Ids "
                  "of nameable.artifacts in the host's view; once the deck's unseen part is drawn, of the cards put "
                  "under it, nameable.artifacts_under (CP-18). Only the host token reports them.",
     "event_tokens": "Every face-down Event token flipped, in order, each one of the back given in 'backs' [Phase 3: "

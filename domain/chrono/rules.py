@@ -46,15 +46,16 @@ class Draft(kit.Draft):
         self.supplied = {f: command.get(f) for f in TABLE_FIELDS}
         self.used = dict.fromkeys(TABLE_FIELDS, 0)
         self.start: tuple | None = _agenda(state)   # None: the agenda is recorded even if unchanged
-        self.turned_up: list[tuple[str, str | None]] | None = None   # probing: (field, deck or back)
+        self.turned_up: list[tuple[str, str | None, int | None]] | None = None   # probing: (field, deck or back, for seat)
         self.in_game = True   # False while setup plays round 1's start: no view lists a pool yet
         self.missing: str | None = None   # the table field a TABLE_OUTCOME_REQUIRED refusal asked for
 
-    def pick(self, pool: list, field: str, note: str | None = None):
+    def pick(self, pool: list, field: str, note: str | None = None, for_seat: int | None = None):
         """One item taken blindly from pool: from the server's seed, or as the table says.
-        note: the deck a plan comes from, or the back of a token, for table_inputs()."""
+        note: the deck a plan comes from, or the back of a token; for_seat: the seat an Artifact
+        goes to; both for table_inputs()."""
         if self.turned_up is not None:
-            self.turned_up.append((field, note))
+            self.turned_up.append((field, note, for_seat))
             return sorted(pool)[0]    # a stand-in: what follows never depends on which (CP-15)
         if self.chance.mode != "table":
             return self.chance.pick(sorted(pool), 1, None, field)[0]
@@ -140,8 +141,9 @@ class _Probe:
         return None
 
 
-def turned_up(state: ChronoState, seat: int, command: dict) -> list[tuple[str, str | None]] | None:
-    """What the command would turn up, in order, as (field, deck or back); None if refused."""
+def turned_up(state: ChronoState, seat: int, command: dict) -> list[tuple[str, str | None, int | None]] | None:
+    """What the command would turn up, in order, as (field, deck or back, the seat an Artifact
+    goes to); None if refused."""
     d = Draft(state, _Probe(), {})
     d.turned_up = []
     try:
@@ -717,5 +719,5 @@ def decide(state: ChronoState, seat: int, command: dict, chance) -> list[dict]:
         if found is None:
             raise
         field, item, where = at
-        raise required(field, max(item, sum(1 for f, _ in found if f == field)), item, where) from None
+        raise required(field, max(item, sum(1 for f, *_ in found if f == field)), item, where) from None
 gate = RULES.gate
