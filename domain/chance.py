@@ -94,10 +94,17 @@ def needed(count: int) -> str:
     return "1 is needed" if count == 1 else f"{count} are needed"
 
 
-def not_there(field: str, item: Any, position: int, where: str, taken: str = "drawn from") -> Rejected:
+def not_there(field: str, item: Any, position: int, where: str, taken: str = "drawn from",
+              reported: Sequence[Any] = ()) -> Rejected:
     """The refusal of an item a table reported that the pool it came from cannot have held:
-    the field, the item, its place in the field's list, and what it was taken from. Raised
-    only after TableChance.require_host (TM-1)."""
+    the field, the item, its place in the field's list, and what it was taken from; an item
+    the same list already named (reported: the whole list) is said to be named twice, since it
+    may well be listed where the refusal points. Raised only after TableChance.require_host (TM-1)."""
+    earlier = [k + 1 for k, x in enumerate(list(reported)[:position - 1]) if x == item]
+    if earlier:
+        return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
+                        f"'{field}': {spelled(item)} is named twice (items {earlier[0]} and {position}); each is "
+                        f"{taken.removesuffix(' from')} once.")
     return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                     f"'{field}': {spelled(item)} cannot have been {taken} there (item {position}: {where}).")
 
@@ -166,7 +173,7 @@ class TableChance:
         for k, x in enumerate(supplied):
             if x not in pool:
                 if where:
-                    raise not_there(field, x, k + 1, where)
+                    raise not_there(field, x, k + 1, where, reported=supplied)
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                                f"'{field}': {spelled(x)} cannot have been drawn from there.")
             pool.remove(x)

@@ -69,7 +69,7 @@ class Draft(kit.Draft):
             refused.table_item = (field, i + 1, where)  # type: ignore[attr-defined]  # decide() counts the whole list
             raise refused
         if where and given[i] not in pool:
-            raise not_there(field, given[i], i + 1, where)
+            raise not_there(field, given[i], i + 1, where, reported=given)
         got = self.chance.pick(pool, 1, given[i:i + 1], field)[0]
         self.used[field] += 1
         return got

@@ -79,7 +79,8 @@ class Draft(kit.Draft):
         left = list(pool)
         for k, item in enumerate(given[i:i + want]):
             if item not in left:
-                raise not_there(field, item, i + k + 1, where, "taken from" if field == "stolen" else "drawn from")
+                raise not_there(field, item, i + k + 1, where, "taken from" if field == "stolen" else "drawn from",
+                                reported=given)
             left.remove(item)
         got = self.chance.pick(pool, want, given[i:i + want], field)
         self.used[field] += want

@@ -80,7 +80,7 @@ class Draft(kit.Draft):
             raise ShortReport(item, more, where)
         card = given[self.used]
         if card not in pool:
-            raise not_there("revealed", card, item, where, taken="turned face up")
+            raise not_there("revealed", card, item, where, taken="turned face up", reported=given)
         self.used += 1
         return card
 

@@ -175,3 +175,16 @@ def test_a_table_roll_names_the_item_that_is_not_a_face():
     assert refused.value.detail == ("'faces' must list the face of every die rolled: 5 are needed, and 2 were "
                                     "sent; each is one of 1, 2, 3.")
     assert table.roll(2, [1, 2, 3], [3, 1], "faces") == [3, 1]
+
+
+def test_a_table_naming_one_card_twice_is_told_so_not_where_to_look():
+    """A card named twice in one report is in the host's nameable list (it was there for the
+    first naming): the refusal says it is named twice, where a card not there is told where to look."""
+    table = TableChance("host")
+    with pytest.raises(Rejected) as refused:
+        table.pick(["a", "b", "c"], 2, ["b", "b"], "drawn", "the deck: one of nameable.deck")
+    assert refused.value.code == "TABLE_OUTCOME_INVALID"
+    assert refused.value.detail == "'drawn': 'b' is named twice (items 1 and 2); each is drawn once."
+    with pytest.raises(Rejected) as refused:
+        table.pick(["a", "b", "c"], 2, ["b", "z"], "drawn", "the deck: one of nameable.deck")
+    assert refused.value.detail == "'drawn': 'z' cannot have been drawn from there (item 2: the deck: one of nameable.deck)."
