@@ -1,6 +1,7 @@
 """GET /games/{id}/legal-commands: every command the caller may send now, ready to POST."""
 from __future__ import annotations
 
+import copy
 from uuid import UUID
 
 import marshmallow as ma
@@ -13,10 +14,49 @@ blp = Blueprint("legal_commands", __name__, url_prefix="/games",
                 description="What the caller may do now, as complete command bodies.")
 
 
+# What one field a table reports carries (docs/api.md section 7), as JSON Schema for the contract;
+# the answer passes through as the rulesets give it (a Dict, not a nested schema, which would
+# drop the keys only one ruleset has).
+COUNT = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string"}],
+         "description": "How many items to list; in words where it depends on the command (see by_command) or on "
+                        "what turns up"}
+TABLE_INPUT_SPEC = {
+    "type": "object",
+    "description": "One field the table reports with this command",
+    "required": ["description"],
+    "properties": {
+        "count": COUNT,
+        "description": {"type": "string", "description": "What the field carries, the rulebook section, who reports it"},
+        "what": {"type": "string", "description": "The items, in a few words"},
+        "from": {"type": "string", "description": "What they are taken from"},
+        "one_of": {"type": "array", "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+                   "description": "The faces a die may show"},
+        "order": {"type": "string", "description": "The order to list them in"},
+        "stable": {"type": "integer", "minimum": 0, "description": "Chrono Corsairs 'plans': how many from the Stable deck"},
+        "unstable": {"type": "integer", "minimum": 0,
+                     "description": "Chrono Corsairs 'plans': how many from the Unstable deck"},
+        "backs": {"type": "array", "items": {"type": "string"},
+                  "description": "Chrono Corsairs 'event_tokens': the back of each token flipped, in order"},
+        "for_seats": {"type": "array", "items": {"type": "integer"},
+                      "description": "Chrono Corsairs 'artifacts': the seat each card goes to, in order"},
+        "by_command": {"type": "array", "description": "Where the count depends on the command: each legal command "
+                                                       "that takes some, with its count (a legal command not listed "
+                                                       "takes none)",
+                       "items": {"type": "object", "required": ["command"],
+                                 "properties": {"command": {"type": "object", "description": "The command, without "
+                                                                                              "'seat'"},
+                                                "count": copy.deepcopy(COUNT)}}},
+    },
+    # League of Pirates' 'rolls' holds two specs of this shape, 'skills' and 'dice'
+    "additionalProperties": True,
+}
+
+
 class TableInputsSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     inputs = ma.fields.Dict(required=True, metadata={
-        "description": "By command type: the chance fields a table-mode client must add"})
+        "description": "By command type, then by field: the chance fields a table-mode client must add",
+        "additionalProperties": {"type": "object", "additionalProperties": TABLE_INPUT_SPEC}})
     host_reports = ma.fields.Dict(metadata={
         "description": "To a seat's token, by command type: the fields drawn from a hidden pool, "
                        "which only the host token may report (docs/rulings.md TM-1); the host "
@@ -28,7 +68,8 @@ class TableInputsSchema(ma.Schema):
 
 class LegalCommandsSchema(ma.Schema):
     commands = ma.fields.List(ma.fields.Dict(), required=True, metadata={
-        "description": "Each a body POST /games/{id}/commands accepts unchanged (the host's carry 'seat')"})
+        "description": "Each a body POST /games/{id}/commands accepts as it is (the host's carry 'seat'); in "
+                       "table mode, once the fields table_inputs lists for its type are added"})
     table_inputs = ma.fields.List(ma.fields.Nested(TableInputsSchema), metadata={
         "description": "Table mode only: what was rolled or drawn must be added to these commands"})
 
