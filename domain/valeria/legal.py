@@ -209,18 +209,20 @@ class _Probe:
         self.s, self.event = s, event
         self.events: list[str] | None = None   # the Events the first reveal may be, when it may be one
         self.count = 0
+        self.branched = False   # a reveal so far could have been more than one card
 
     def pick(self, items, count, supplied, field, where=""):
         items = list(items)
         if field != "revealed" or count != 1 or not items:
             raise _Unknown(field)
         if not set(items).isdisjoint(self.s.event_pool):   # a Monster Event is turned up
-            if self.count:
-                raise _Unknown("a Monster Event after another reveal")
+            if self.branched:   # what came up before it could decide whether it turns up
+                raise _Unknown("a Monster Event after a reveal that could have been another card")
             self.events = items
             got = self.event if self.event in items else items[0]
         else:
             got = items[0]
+        self.branched = self.branched or len(items) > 1
         self.count += 1
         return [got]
 

@@ -656,3 +656,26 @@ def test_a_die_change_cost_may_be_paid_with_a_tome():
     t.rejects(0, {k: v for k, v in body.items() if k != "tomes"}, "CHANGE_NOT_ALLOWED")
     events = t.do(0, body)
     assert of(events, "Paid")[0]["paid"] == {"gold": 1, "tomes": ["tome_gold#2"]} and t.seat(0).gold == 0
+
+
+def test_a_build_turning_up_a_monster_with_only_one_to_draw_and_then_a_monster_event_asks_for_both():
+    """docs/api.md section 7: where the count does not depend on what turns up, the refusal asks
+    for the whole list and by_command gives it. Magpie Roost, the last Domain of its stack, is
+    built while the one opponent's Victory stack holds a single Monster: the Monster drawn can only
+    be that one, then a Monster Event turns up on the emptied stack [CS Monster Event Cards]: 2,
+    at once (a table audit was asked for 1, then 2)."""
+    t = Table(options={"expansions": ["monster_events"]}, up=["magpie_roost", "barracks", "chapel",
+                                                             "palace_of_the_dawn", "foxgrove"])
+    t.give(1, "treant").give(0, "thief")
+    t.state.domains["domain_1"]["down"] = 0   # arrange: the Magpie Roost is the stack's last Domain
+    t.to_actions()
+    t.purse(0, gold=6)
+    build = {"type": "build", "stack": "domain_1", "magic": 0}
+    (row,) = [r for r in R.table_inputs(t.state, 0)["build"]["revealed"]["by_command"] if r["command"] == build]
+    assert row["count"] == 2
+    first = t.rejects(0, {**build, "revealed": []}, "TABLE_OUTCOME_REQUIRED")
+    assert "2 are needed (item 1: a Monster drawn at random from seat 1's Victory stack" in first.detail, first.detail
+    treant = t.seat(1).victory[0]
+    event = sorted(t.state.event_pool)[0]
+    t.do(0, {**build, "revealed": [treant, event]})
+    assert treant in t.seat(0).victory
