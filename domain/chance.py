@@ -97,16 +97,13 @@ def needed(count: int) -> str:
 def not_there(field: str, item: Any, position: int, where: str, taken: str = "drawn from",
               reported: Sequence[Any] = ()) -> Rejected:
     """The refusal of an item a table reported that the pool it came from cannot have held:
-    the field, the item, its place in the field's list, and what it was taken from; an item
-    the same list already named (reported: the whole list) is said to be named twice, since it
-    may well be listed where the refusal points. Raised only after TableChance.require_host (TM-1)."""
+    the field, the item, its place in the field's list, and what it was taken from; of an item
+    the same list named before (reported: the whole list), that it did, since the host's list
+    the refusal points to may well hold it. Raised only after TableChance.require_host (TM-1)."""
     earlier = [k + 1 for k, x in enumerate(list(reported)[:position - 1]) if x == item]
-    if earlier:
-        return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                        f"'{field}': {spelled(item)} is named twice (items {earlier[0]} and {position}); each is "
-                        f"{taken.removesuffix(' from')} once.")
+    again = f" again, after item {earlier[-1]}" if earlier else ""
     return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                    f"'{field}': {spelled(item)} cannot have been {taken} there (item {position}: {where}).")
+                    f"'{field}': {spelled(item)} cannot have been {taken} there{again} (item {position}: {where}).")
 
 
 class TableChance:

@@ -36,7 +36,7 @@ FINAL = Section("Final Scoring")
 
 TABLE_FIELDS = {"plans": "the Plan cards you drew, Stable first, in the order drawn",
                 "anomaly": "the Anomaly card turned up on the Anomaly deck",
-                "artifacts": "every Artifact card drawn from the top of the Artifact deck, in order",
+                "artifacts": "every Artifact card drawn from the Artifact deck, in order",
                 "event_tokens": "every face-down Event token flipped, in order"}
 
 

@@ -18,7 +18,7 @@ from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
-RULESET_VERSION = "1.5.0"
+RULESET_VERSION = "1.6.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
@@ -421,24 +421,30 @@ def _powers(x, path: str = "content") -> Iterator[tuple[str, dict]]:
 
 
 # The most ways custom content's powers may offer together, waiting at once: a legal-commands
-# listing holds every way of every power waiting (a harvest's, or the rewards pending), so one
-# listing is at most this long. A probe within MOST_WAYS alone reached 500,000 entries (56 MB,
-# 18-25 s of a worker's CPU) with 100 powers of 5,000 ways waiting in one harvest
-# (docs/performance.md). The reference contents offer at most 5,936 this way (Crimson Seas, 5 players).
+# listing holds every way of every power waiting (a harvest's, or the rewards pending), so the
+# powers' part of one listing is at most this long. A probe within MOST_WAYS alone reached
+# 500,000 entries (56 MB, 18-23 s of a worker's CPU) with 100 powers of 5,000 ways waiting in one
+# harvest (docs/performance.md). The reference contents come to 3,803 at most this way
+# (Crimson Seas, 5 players).
 MOST_WAYS_AT_ONCE = 25_000
 ACTIVATIONS = 3   # [BR p.7 Roll Phase] each die value and their sum activate: a card at most three times a roll
+TURN_POWERS = ("on_turn", "off_turn")   # [BR p.7 Harvest Phase] an activated card's holder uses one of the two
 
 
-def _at_once(where: str, content: dict, n: int) -> int:
-    """How many of this power can wait at once, at most, in the listing of every seat together:
-    a Citizen's on every copy, a Starter's in every seat, each activated by all of a roll's three
-    values; any other power (a Domain's, a reward, a Monster Event's) once in every seat."""
-    if where.startswith("content.citizens["):
-        index = int(where[len("content.citizens["):].split("]", 1)[0])
+def _waits(card: str, content: dict, n: int) -> int:
+    """How many times one card's power can wait at once, at most, every seat's listing together:
+    a Citizen's on every copy and a Starter's in every seat, each activated by a roll's three
+    values; the Coxswain's and a Monster Event's in every seat; any other (a Domain's, a Monster's
+    reward) once, for the one seat that built, slew or holds it."""
+    if card.startswith("content.citizens["):
+        index = int(card[len("content.citizens["):].split("]", 1)[0])
         return content["citizens"][index].get("copies", 1) * ACTIVATIONS
-    if where.startswith("content.starters"):
+    if card.startswith("content.starters"):
         return n * ACTIVATIONS
-    return n
+    if card.startswith(("content.crimson_seas.coxswain", "content.crimson_seas.monster_events",
+                        "content.monster_events")):
+        return n
+    return 1
 
 
 def _ways(content: dict, n: int) -> Iterator[tuple[str, int]]:
@@ -449,9 +455,18 @@ def _ways(content: dict, n: int) -> Iterator[tuple[str, int]]:
 
 
 def ways_at_once(content: dict, n: int) -> int:
-    """An upper bound on the entries of one legal-commands listing with n players, every seat's
-    together (the host's): every power's ways, times how many of it can wait at once."""
-    return sum(ways * _at_once(where, content, n) for where, ways in _ways(content, n))
+    """An upper bound on the powers' entries in one legal-commands listing with n players, every
+    seat's together (the host's): each power's ways times how many times it can wait at once; of
+    a card's on-turn and off-turn powers, the larger (an activation uses one of them)."""
+    turn: dict[str, int] = {}
+    total = 0
+    for where, ways in _ways(content, n):
+        card, _, key = where.rpartition(".")
+        if key in TURN_POWERS:
+            turn[card] = max(turn.get(card, 0), ways)
+        else:
+            total += ways * _waits(where, content, n)
+    return total + sum(ways * _waits(card, content, n) for card, ways in turn.items())
 
 
 def too_many_ways(content: dict, n: int) -> list[str]:
@@ -464,8 +479,9 @@ def too_many_ways(content: dict, n: int) -> list[str]:
     if together > MOST_WAYS_AT_ONCE:
         problems.append(f"content: its powers could offer {together:,} ways to resolve them waiting at once with "
                         f"{n} players, more than {MOST_WAYS_AT_ONCE:,} (every way of every power waiting is listed "
-                        "in legal commands; each Citizen's counted on every copy and a Starter's in every seat, three "
-                        "activations a roll); offer fewer choices or fewer copies")
+                        "in legal commands; a Citizen's power counted on every copy and a Starter's in every seat, "
+                        "three activations a roll; the Coxswain's and a Monster Event's in every seat; any other "
+                        "power once); offer fewer choices or fewer copies")
     return problems
 
 
@@ -608,7 +624,7 @@ def _check_table_setup(cs: bool, mixed: bool, chance, table_setup: dict | None, 
             # not silently overruled: the two must agree [BR p.5 Active Player]
             late.append(f"setup.first_player: options.first_player already chose seat {chosen_first} to go first, and "
                         f"the table reports seat {table_setup['first_player']}: send the same seat, or leave "
-                        "options.first_player 'random' [BR p.5]")
+                        "options.first_player 'random' [BR p.5] (VP-54)")
         if solo and "dark_lord" not in table_setup:
             problems.append("setup.dark_lord: a solo game at a table needs the Duke placed face down as the Dark Lord "
                             "[BR p.16] (VP-19)")

@@ -75,7 +75,9 @@ class ExportSchema(ma.Schema):
     exported_for = ma.fields.Raw(metadata={
         "description": "A seat number, \"host\", \"spectator\" or \"arbiter\"",
         "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["host", "spectator", "arbiter"]}]})
-    complete = ma.fields.Boolean(metadata={"description": "False while a seat's export hides something"})
+    complete = ma.fields.Boolean(metadata={"description": "False for a seat's or the spectator's export while the game "
+                                                          "runs: each record as that reader may see it ('redacted' "
+                                                          "marks one that hides something)"})
     status = ma.fields.String(validate=ma.validate.OneOf(["active", "finished"]))
     version = ma.fields.Integer()
     head_hash = ma.fields.String(allow_none=True, metadata={"description": "The latest record's hash"})

@@ -7,6 +7,7 @@ small enough to be accepted is played here to that harvest, and its listing stay
 bound the content was accepted under."""
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -149,3 +150,15 @@ def test_the_worst_harvest_of_content_within_the_bound_lists_no_more_than_it(cor
     assert len([i for i in st["harvest"] if i["seat"] == TARGET]) == 100
     listed = corsairs_client.get(f"{url}/legal-commands", headers=host).get_json()["commands"]
     assert 100 * 40 <= len(listed) <= bound, len(listed)
+
+
+def test_one_domain_reward_of_most_ways_is_not_counted_in_every_seat(corsairs_client):
+    """A Domain's reward waits once, for the one seat that built it: the reference content with one
+    reward of MOST_WAYS ways is within the bound at 5 players (counted in every seat, it was not)."""
+    for rid in ("valeria-card-kingdoms", "crimson-seas"):
+        content = copy.deepcopy(all_rulesets()[rid].default_content)
+        content["domains"][0]["immediate"] = _power(big=True)
+        assert MOST_WAYS <= ways_at_once(content, 5) <= MOST_WAYS_AT_ONCE
+        players = [{"name": f"P{i}"} for i in range(5)]
+        assert corsairs_client.post("/games", json={"ruleset": rid, "players": players, "content": content}
+                                    ).status_code == 201

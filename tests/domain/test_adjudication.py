@@ -177,14 +177,15 @@ def test_a_table_roll_names_the_item_that_is_not_a_face():
     assert table.roll(2, [1, 2, 3], [3, 1], "faces") == [3, 1]
 
 
-def test_a_table_naming_one_card_twice_is_told_so_not_where_to_look():
+def test_a_table_naming_one_card_twice_is_told_it_named_it_already():
     """A card named twice in one report is in the host's nameable list (it was there for the
-    first naming): the refusal says it is named twice, where a card not there is told where to look."""
+    first naming): the refusal says the list named it already, and where the item comes from."""
     table = TableChance("host")
     with pytest.raises(Rejected) as refused:
         table.pick(["a", "b", "c"], 2, ["b", "b"], "drawn", "the deck: one of nameable.deck")
     assert refused.value.code == "TABLE_OUTCOME_INVALID"
-    assert refused.value.detail == "'drawn': 'b' is named twice (items 1 and 2); each is drawn once."
+    assert refused.value.detail == ("'drawn': 'b' cannot have been drawn from there again, after item 1 (item 2: the "
+                                    "deck: one of nameable.deck).")
     with pytest.raises(Rejected) as refused:
         table.pick(["a", "b", "c"], 2, ["b", "z"], "drawn", "the deck: one of nameable.deck")
     assert refused.value.detail == "'drawn': 'z' cannot have been drawn from there (item 2: the deck: one of nameable.deck)."

@@ -128,6 +128,7 @@ def test_a_table_is_asked_only_for_what_a_legal_command_takes():
     """docs/api.md section 7: table_inputs names the commands that take something, and a
     command it names is one the seat may send now; by_command lists legal commands only. (A
     League seat with no point left was asked for a Press Gang's coin it could not pay for.)"""
+    checked: dict[str, int] = {}
     for k, (rid, *_) in enumerate(GAMES):
         rs = RULESETS[rid]
         for s in as_table(rid, every_state(k)[::2]):
@@ -137,6 +138,8 @@ def test_a_table_is_asked_only_for_what_a_legal_command_takes():
                 kinds = {c["type"] for c in legal}
                 for kind, fields in rs.table_inputs(s, seat).items():
                     assert kind in kinds, (rid, seat, kind, sorted(kinds))
+                    checked[rid] = checked.get(rid, 0) + 1
                     for field, spec in fields.items():
                         for row in spec.get("by_command", []):
                             assert row["command"] in legal, (rid, seat, kind, field, row["command"])
+    assert set(checked) == set(TABLE_FIELDS) and min(checked.values()) >= 10, checked

@@ -595,7 +595,8 @@ def test_taking_a_random_monster_from_a_player_without_its_reward():
     assert wrong.detail == ("'revealed': 'lich#1' cannot have been turned face up there (item 2: a Monster drawn at "
                             "random from seat 1's Victory stack: one of seats[1].victory).")
     twice = t.rejects(0, {**build, "revealed": ["moonwell", "moonwell"]}, "TABLE_OUTCOME_INVALID")
-    assert twice.detail == "'revealed': 'moonwell' is named twice (items 1 and 2); each is turned face up once."
+    assert twice.detail == ("'revealed': 'moonwell' cannot have been turned face up there again, after item 1 (item "
+                            "2: a Monster drawn at random from seat 1's Victory stack: one of seats[1].victory).")
     first = t.rejects(0, build, "TABLE_OUTCOME_REQUIRED")   # told both at once, as table_inputs tells them
     assert first.detail.endswith("2 are needed (item 1: the Domain turned face up on domain_1: one of nameable.domains).")
     with pytest.raises(Rejected) as seats:   # a seat's token is told nothing of the pool, nor a count (TM-1)
