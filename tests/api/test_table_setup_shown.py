@@ -11,6 +11,7 @@ import pytest
 
 from domain.registry import all_rulesets
 from tests.api.test_table_companion import step, table_game
+from tests.fakes.http import create
 
 RULESETS = all_rulesets()
 WITH_SETUP = sorted(rid for rid, rs in RULESETS.items() if rs.table_setup_schema is not None)
@@ -26,10 +27,26 @@ def _strings(x) -> set[str]:
     return set()
 
 
-@pytest.mark.parametrize("ruleset_id", WITH_SETUP)
+TESOROS_HANDS = [["CP-2", "CP-3", "CP-5", "CS-3", "CS-4"], ["MS-5", "LS-5", "WTP-1b", "WTP-2b", "SAB-2"]]
+TESOROS_MAPS = ["MAP-tortuga", "MAP-puerto_viejo", "MAP-volcan"]
+# Setups whose options lay more out in sight: the draw-off's cards, the Event turned face up
+WITH_OPTIONS = {
+    "tesoros draw-off": ("tesoros-del-rey-pirata", {"first_player": "draw_off"},
+                         {"hands": TESOROS_HANDS, "maps": TESOROS_MAPS, "draw_off": ["CP-4", "SAB-1"]}),
+    "tesoros scanning": ("tesoros-del-rey-pirata", {"scanning_the_horizon": True},
+                         {"hands": TESOROS_HANDS, "maps": TESOROS_MAPS, "face_up_event": "storm"}),
+}
+
+
+@pytest.mark.parametrize("ruleset_id", WITH_SETUP + list(WITH_OPTIONS))
 def test_a_seat_and_the_spectator_see_the_setup_on_the_table_and_not_the_rest(corsairs_client, ruleset_id):
+    if ruleset_id in WITH_OPTIONS:
+        ruleset_id, options, setup = WITH_OPTIONS[ruleset_id]
+        game = create(corsairs_client, ruleset_id, players=("Kira", "David"), chance="table", options=options,
+                      setup=setup)
+    else:
+        game = table_game(corsairs_client, ruleset_id)
     ruleset = RULESETS[ruleset_id]
-    game = table_game(corsairs_client, ruleset_id)
     full = game.all_events()[0]["event"]["table_setup"]
     public = {k: v for k, v in full.items() if k in ruleset.public_setup_fields}
     assert public, "every table setup lays something out in sight"
