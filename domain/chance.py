@@ -171,8 +171,9 @@ class TableChance:
             if x not in pool:
                 if where:
                     raise not_there(field, x, k + 1, where, reported=supplied)
+                again = f" again, after item {supplied.index(x) + 1}" if x in supplied[:k] else ""
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                               f"'{field}': {spelled(x)} cannot have been drawn from there.")
+                               f"'{field}': {spelled(x)} cannot have been drawn from there{again}.")
             pool.remove(x)
         return list(supplied)
 

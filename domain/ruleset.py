@@ -133,6 +133,9 @@ class InvalidCreation(Exception):
 _FIELD = re.compile(r"^([A-Za-z_][\w.\[\]\-+]*): ")
 _CITATION = re.compile(r"(?<![\w\]\[])\[([^\[\]]+)\]")  # "[BR p.4]", not the index of "monsters[the_deep]"
 _RULING = re.compile(r"\b([A-Z]{2}-[A-Z]{0,2}\d+)\b")
+# A problem cites its rulings in parentheses, "(XY-31)", "(XY-40, XY-46)": a card id it quotes
+# (a Tesoros card, 'C' 'P' '-3') has the same shape and is not one.
+_RULINGS_CITED = re.compile(r"\(((?:[A-Z]{2}-[A-Z]{0,2}\d+)(?:(?:,\s*|\s+and\s+)[A-Z]{2}-[A-Z]{0,2}\d+)*)\)")
 
 
 def _is_literal(text: str) -> bool:
@@ -155,7 +158,7 @@ def cause(problem: str) -> dict:
     sections = [c for c in _CITATION.findall(detail) if not _is_literal(f"[{c}]")]
     if sections:
         out["section"] = "; ".join(dict.fromkeys(sections))
-    rulings = _RULING.findall(detail)
+    rulings = [r for cited in _RULINGS_CITED.findall(detail) for r in _RULING.findall(cited)]
     if rulings:
         out["ruling"] = ", ".join(dict.fromkeys(rulings))
     return out

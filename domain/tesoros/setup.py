@@ -222,6 +222,8 @@ def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None,
                   "face_up_event": opts["scanning_the_horizon"] and not opts["chaos_on_the_high_seas"] and using > 0}
         if using == 0 and "events" not in t:
             wants["events"] = False   # no Event card in the game: nothing to name ([] may be sent too)
+        if using == len(content["events"]) and "events" in t:
+            wants["events"] = True    # a pact keeping every Event: the table may list them all, or not
     for key, wanted in wants.items():
         if wanted != (key in t):
             problems.append(f"setup.{key}: {'required' if wanted else 'not used'} with these options")
@@ -231,20 +233,31 @@ def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None,
 
 
 def _table_card_problems(t: dict, content: dict) -> list[str]:
-    """The cards a table names are cards of the content, none named twice."""
+    """The cards a table names are cards of the content, none named twice; a problem names the
+    cards at fault."""
     problems = []
     cards = {c["id"] for c in content["playCards"]}
     dealt = [c for hand in t["hands"] for c in hand]
     if not set(dealt) <= cards or len(set(dealt)) != len(dealt):
-        problems.append("setup.hands: each card dealt is a different card of the Play Deck")
-    if not set(t["maps"]) <= {m["id"] for m in content["maps"]} or len(set(t["maps"])) != 3:
-        problems.append("setup.maps: three different Map cards of the content")
+        problems.append("setup.hands: each card dealt is a different card of the Play Deck" + _at_fault(dealt, cards))
+    maps = {m["id"] for m in content["maps"]}
+    if not set(t["maps"]) <= maps or len(set(t["maps"])) != 3:
+        problems.append("setup.maps: three different Map cards of the content" + _at_fault(t["maps"], maps))
     events = {e["id"] for e in content["events"]}
     if "events" in t and (not set(t["events"]) <= events or len(set(t["events"])) != len(t["events"])):
-        problems.append("setup.events: different Event cards of the content")
+        problems.append("setup.events: different Event cards of the content" + _at_fault(t["events"], events))
     if "face_up_event" in t and t["face_up_event"] not in set(t.get("events", events)):
         problems.append("setup.face_up_event: one of the Event cards in play")
     return problems
+
+
+def _at_fault(named: list, known: set) -> str:
+    """Which of the cards a table named are not of the pool, and which it named twice."""
+    unknown = list(dict.fromkeys(c for c in named if c not in known))
+    twice = list(dict.fromkeys(c for i, c in enumerate(named) if c in named[:i]))
+    parts = ([f"not one: {', '.join(map(repr, unknown[:5]))}"] if unknown else []) + \
+            ([f"named twice: {', '.join(map(repr, twice[:5]))}"] if twice else [])
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t: dict) -> dict:
@@ -252,8 +265,8 @@ def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t
     cards = sorted(c["id"] for c in content["playCards"])
     maps = sorted(m["id"] for m in content["maps"])
     # [Setup 2] the Event cards (TA-31: those in use, at random) under the Anchor
-    if using == len(events):
-        in_play = events
+    if using == len(events) and "events" not in t:
+        in_play = events   # every Event kept: nothing drawn (a table that lists them has them checked below)
     elif using == 0 and "events" not in t:
         in_play = []   # no Event card in the game: none drawn (a pick of 0 draws nothing), none to report
     else:

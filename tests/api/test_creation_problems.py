@@ -65,6 +65,14 @@ def test_each_cause_is_the_problem_line_read_back(corsairs_client):
      {"field": "options.max_reward_places", "detail": "9 is not one of [3, 4]"}),
     ("options.variant: ['solo', True] is not valid under any of the given schemas",
      {"field": "options.variant", "detail": "['solo', True] is not valid under any of the given schemas"}),
+    # a card id (a Tesoros card's) may have a ruling id's shape: only the rulings cited in
+    # parentheses are rulings
+    ("setup.draw_off: 'ZZ-3' cannot have been drawn from there. [Starting the Game] (ZZ-5)",
+     {"field": "setup.draw_off", "detail": "'ZZ-3' cannot have been drawn from there. [Starting the Game] (ZZ-5)",
+      "section": "Starting the Game", "ruling": "ZZ-5"}),
+    ("setup.hands: each card dealt is a different card (not one: 'ZZ-7') [Setup 3] (ZZ-40, ZZ-46)",
+     {"field": "setup.hands", "detail": "each card dealt is a different card (not one: 'ZZ-7') [Setup 3] (ZZ-40, ZZ-46)",
+      "section": "Setup 3", "ruling": "ZZ-40, ZZ-46"}),
 ])
 def test_a_problem_line_is_read_into_its_parts(line, parts):
     assert cause(line) == parts

@@ -11,6 +11,7 @@ import pytest
 
 from domain.registry import all_rulesets
 from tests.api.test_table_companion import step, table_game
+from tests.api.test_tesoros_over_http import TABLE_DRAW_OFF, TABLE_HANDS, TABLE_MAPS
 from tests.fakes.http import create
 
 RULESETS = all_rulesets()
@@ -27,14 +28,12 @@ def _strings(x) -> set[str]:
     return set()
 
 
-TESOROS_HANDS = [["CP-2", "CP-3", "CP-5", "CS-3", "CS-4"], ["MS-5", "LS-5", "WTP-1b", "WTP-2b", "SAB-2"]]
-TESOROS_MAPS = ["MAP-tortuga", "MAP-puerto_viejo", "MAP-volcan"]
 # Setups whose options lay more out in sight: the draw-off's cards, the Event turned face up
 WITH_OPTIONS = {
     "tesoros draw-off": ("tesoros-del-rey-pirata", {"first_player": "draw_off"},
-                         {"hands": TESOROS_HANDS, "maps": TESOROS_MAPS, "draw_off": ["CP-4", "SAB-1"]}),
+                         {"hands": TABLE_HANDS, "maps": TABLE_MAPS, "draw_off": TABLE_DRAW_OFF}),
     "tesoros scanning": ("tesoros-del-rey-pirata", {"scanning_the_horizon": True},
-                         {"hands": TESOROS_HANDS, "maps": TESOROS_MAPS, "face_up_event": "storm"}),
+                         {"hands": TABLE_HANDS, "maps": TABLE_MAPS, "face_up_event": "storm"}),
 }
 
 

@@ -89,14 +89,19 @@ def test_a_table_game_says_what_it_dealt_and_what_each_command_drew(corsairs_cli
     assert command["body"] == {"type": "draw_card"}
 
 
+# A two-player table's deal and Maps, and a draw-off the first seat wins (CP-4 against SAB-1)
+TABLE_HANDS = [["CP-2", "CP-3", "CP-5", "CS-3", "CS-4"], ["MS-5", "LS-5", "WTP-1b", "WTP-2b", "SAB-2"]]
+TABLE_MAPS = ["MAP-tortuga", "MAP-puerto_viejo", "MAP-volcan"]
+TABLE_DRAW_OFF = ["CP-4", "SAB-1"]
+
+
 def test_at_a_table_scurvy_in_the_draw_off_is_chosen_by_each_seat_and_the_host_reports_the_rest(corsairs_client):
     # TA-5, TA-30: with Chaos on the high seas, the draw-off reveals Scurvy first; the game waits
     # for both choices, and the host sends the last one with the cards revealed after it.
-    hands = [["CP-2", "CP-3", "CP-5", "CS-3", "CS-4"], ["MS-5", "LS-5", "WTP-1b", "WTP-2b", "SAB-2"]]
+    hands = TABLE_HANDS
     game = create(corsairs_client, ID, players=("Ana", "Diego"), chance="table",
                   options={"first_player": "draw_off", "chaos_on_the_high_seas": True},
-                  setup={"hands": hands, "maps": ["MAP-tortuga", "MAP-puerto_viejo", "MAP-volcan"],
-                         "draw_off": ["scurvy"]})
+                  setup={"hands": hands, "maps": TABLE_MAPS, "draw_off": ["scurvy"]})
     view = game.view()
     assert view["phase"] == "scurvy" and view["to_move"] == [0, 1]
     assert {c["type"] for c in game.legal(game.seat(0))} == {"keep_cards"}

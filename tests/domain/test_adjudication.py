@@ -186,6 +186,9 @@ def test_a_table_naming_one_card_twice_is_told_it_named_it_already():
     assert refused.value.code == "TABLE_OUTCOME_INVALID"
     assert refused.value.detail == ("'drawn': 'b' cannot have been drawn from there again, after item 1 (item 2: the "
                                     "deck: one of nameable.deck).")
+    with pytest.raises(Rejected) as refused:   # a setup's draw, told no place: the same words without it
+        table.pick(["a", "b", "c"], 2, ["b", "b"], "setup.draw_off")
+    assert refused.value.detail == "'setup.draw_off': 'b' cannot have been drawn from there again, after item 1."
     with pytest.raises(Rejected) as refused:
         table.pick(["a", "b", "c"], 2, ["b", "z"], "drawn", "the deck: one of nameable.deck")
     assert refused.value.detail == "'drawn': 'z' cannot have been drawn from there (item 2: the deck: one of nameable.deck)."

@@ -174,3 +174,35 @@ def test_each_player_chooses_a_ship_color():
             R.setup(["Juan", "Diego"], options, None, ServerChance(SEED, 0), None)
         (problem,) = refused.value.problems
         assert problem.startswith(f"{field}: ") and words in problem and problem.endswith("[Setup 1] (TP-20)"), problem
+
+
+def test_at_a_table_a_pact_of_every_event_may_list_them_or_leave_them_out():
+    """[Variants] "The players may decide how many event cards will be present in the match": a pact
+    of all five keeps every Event, nothing is drawn, so the table may list them (in any order) or
+    leave 'events' out (TA-31); a list short of one is refused (an audit's pact of 5 with its list was
+    refused 'not used')."""
+    every = [e["id"] for e in R.default_content["events"]]
+    served = created(options={"pact_of_the_waves": len(every)})
+    dealt = served[2]
+    table = {"hands": dealt["hands"], "maps": next(e for e in served if e["type"] == "MapsRevealed")["maps"]}
+    for setup in (table, table | {"events": every[::-1]}):
+        at_table = created(options={"pact_of_the_waves": len(every)}, chance=TableChance(), table_setup=setup)
+        assert next(e for e in at_table if e["type"] == "EventsPlacedUnderAnchor")["count"] == len(every)
+    with pytest.raises(InvalidCreation) as short:
+        created(options={"pact_of_the_waves": len(every)}, chance=TableChance(), table_setup=table | {"events": every[1:]})
+    assert "setup.events" in str(short.value)
+
+
+def test_a_table_setup_naming_a_wrong_card_says_which():
+    """A hand with a card the Play Deck has not, or one dealt twice, is refused naming the card
+    (an audit met 'each card dealt is a different card' with no word of which)."""
+    served = created()
+    hands = [list(h) for h in served[2]["hands"]]
+    maps = next(e for e in served if e["type"] == "MapsRevealed")["maps"]
+    hands[1][0] = hands[0][0]          # dealt twice
+    hands[1][1] = "NOT-A-CARD"         # not one of the Play Deck
+    found = problems(chance=TableChance(), table_setup={"hands": hands, "maps": [maps[0], maps[0], "MAP-nowhere"]})
+    (dealt,) = [p for p in found if p.startswith("setup.hands")]
+    assert f"(not one: 'NOT-A-CARD'; named twice: {hands[0][0]!r})" in dealt, dealt
+    (mapped,) = [p for p in found if p.startswith("setup.maps")]
+    assert f"(not one: 'MAP-nowhere'; named twice: {maps[0]!r})" in mapped, mapped
