@@ -5,26 +5,19 @@ from __future__ import annotations
 
 import jsonschema
 
-from domain.registry import all_rulesets
 from service.api.legal_commands import TABLE_INPUT_SPEC
-from tests.domain.test_host_pool_listing import GAMES, as_table, every_state
-
-RULESETS = all_rulesets()
+from tests.domain.test_table_descriptions import table_positions
 
 
 def test_every_table_input_spec_is_valid_against_the_contracts_schema():
     validator = jsonschema.Draft202012Validator(TABLE_INPUT_SPEC)
     keys: set[str] = set()
-    for k, (rid, *_) in enumerate(GAMES):
-        rs = RULESETS[rid]
-        for s in as_table(rid, every_state(k)[::2]):
-            n = len(s.seats) if hasattr(s, "seats") else len(s.players)
-            for seat in range(n):
-                for kind, fields in rs.table_inputs(s, seat).items():
-                    for field, spec in fields.items():
-                        errors = [e.message for e in validator.iter_errors(spec)]
-                        assert not errors, (rid, kind, field, errors, spec)
-                        keys |= set(spec)
+    for rid, rs, s, seat in table_positions():
+        for kind, fields in rs.table_inputs(s, seat).items():
+            for field, spec in fields.items():
+                errors = [e.message for e in validator.iter_errors(spec)]
+                assert not errors, (rid, kind, field, errors, spec)
+                keys |= set(spec)
     # every key met is one the schema names, but League's two nested specs under 'rolls'
     assert keys - set(TABLE_INPUT_SPEC["properties"]) == {"skills", "dice"}, keys
 

@@ -18,6 +18,16 @@ TABLE_FIELDS = {"corsairs-of-valeria": {"faces"}, "league-of-pirates": {"values"
 DICE_FIELDS = {"dice", "values"}
 
 
+def table_positions():
+    """(ruleset id, ruleset, state, seat) for each seat at every other position of random games of
+    every ruleset, played at a table."""
+    for k, (rid, *_) in enumerate(GAMES):
+        rs = RULESETS[rid]
+        for s in as_table(rid, every_state(k)[::2]):
+            for seat in range(len(s.seats) if hasattr(s, "seats") else len(s.players)):
+                yield rid, rs, s, seat
+
+
 def undescribed_specs(inputs: dict) -> list[str]:
     """Each table input spec (and each part of a composite one, League's 'rolls') with no description."""
     out = []
@@ -42,17 +52,13 @@ def test_every_table_input_of_every_ruleset_says_what_it_carries():
     """At every other position of random games of every ruleset, played at a table: each field
     table_inputs() asks for has a description, and every ruleset's fields are met on the way."""
     seen: dict[str, set] = {}
-    for k, (rid, *_) in enumerate(GAMES):
-        rs = RULESETS[rid]
-        for s in as_table(rid, every_state(k)[::2]):
-            n = len(s.seats) if hasattr(s, "seats") else len(s.players)
-            for seat in range(n):
-                inputs = rs.table_inputs(s, seat)
-                assert not undescribed_specs(inputs), (rid, undescribed_specs(inputs), inputs)
-                for fields in inputs.values():
-                    seen.setdefault(rid, set()).update(fields)
-                    for name in DICE_FIELDS & set(fields):   # a die's faces, machine-readable
-                        assert all(f in range(1, 7) for f in fields[name]["one_of"]), (rid, name, fields[name])
+    for rid, rs, s, seat in table_positions():
+        inputs = rs.table_inputs(s, seat)
+        assert not undescribed_specs(inputs), (rid, undescribed_specs(inputs), inputs)
+        for fields in inputs.values():
+            seen.setdefault(rid, set()).update(fields)
+            for name in DICE_FIELDS & set(fields):   # a die's faces, machine-readable
+                assert all(f in range(1, 7) for f in fields[name]["one_of"]), (rid, name, fields[name])
     assert seen == TABLE_FIELDS
 
 
@@ -129,17 +135,13 @@ def test_a_table_is_asked_only_for_what_a_legal_command_takes():
     command it names is one the seat may send now; by_command lists legal commands only. (A
     League seat with no point left was asked for a Press Gang's coin it could not pay for.)"""
     checked: dict[str, int] = {}
-    for k, (rid, *_) in enumerate(GAMES):
-        rs = RULESETS[rid]
-        for s in as_table(rid, every_state(k)[::2]):
-            n = len(s.seats) if hasattr(s, "seats") else len(s.players)
-            for seat in range(n):
-                legal = rs.legal_commands(s, seat)
-                kinds = {c["type"] for c in legal}
-                for kind, fields in rs.table_inputs(s, seat).items():
-                    assert kind in kinds, (rid, seat, kind, sorted(kinds))
-                    checked[rid] = checked.get(rid, 0) + 1
-                    for field, spec in fields.items():
-                        for row in spec.get("by_command", []):
-                            assert row["command"] in legal, (rid, seat, kind, field, row["command"])
+    for rid, rs, s, seat in table_positions():
+        legal = rs.legal_commands(s, seat)
+        kinds = {c["type"] for c in legal}
+        for kind, fields in rs.table_inputs(s, seat).items():
+            assert kind in kinds, (rid, seat, kind, sorted(kinds))
+            checked[rid] = checked.get(rid, 0) + 1
+            for field, spec in fields.items():
+                for row in spec.get("by_command", []):
+                    assert row["command"] in legal, (rid, seat, kind, field, row["command"])
     assert set(checked) == set(TABLE_FIELDS) and min(checked.values()) >= 10, checked
