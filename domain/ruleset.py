@@ -225,7 +225,7 @@ class Ruleset(Generic[S]):
     public_setup_fields: frozenset[str] = frozenset()  # of table_setup_schema: what every seat sees
 
     def public_setup(self, table_setup: dict | None) -> dict | None:
-        """The table's setup as every seat sees it on the table: its public fields only."""
+        """The table's setup as every seat sees it on the table: its public fields only (TM-4)."""
         if table_setup is None:
             return None
         return {k: v for k, v in table_setup.items() if k in self.public_setup_fields}

@@ -18,7 +18,8 @@ The twins, per game with hidden information, in both chance modes where the rule
   left in play (table, with and without Chaos: TP-17); with server chance, the issue's
   example: hundreds of dry-run draws never show the real deck;
 - Valeria and Crimson Seas: the Duke one seat kept, compared at many points of a random game
-  played on alike (server chance; table games of Valeria are covered in the domain).
+  played on alike (server chance; table games of Valeria are covered in the domain), and at a
+  table the two Dukes dealt to one seat, while the setup laid out is shown (TM-4).
 The domain-level tests (tests/domain/*/test_dry_run_hidden.py) cover many points of random
 games for every ruleset; these prove that every endpoint is wired to what they check.
 """
@@ -356,3 +357,21 @@ def seas_app():
                       "STREAM_SECONDS": 0.2})
     yield app
     app.extensions["parley"].close()
+
+
+def test_valeria_the_dukes_a_table_dealt_show_nowhere_but_the_setup_laid_out_does(seas_app, seeds):
+    """TM-4: a seat's and the spectator's copy of a table game's creation keeps what the table laid
+    out in sight (the Domains, the first player) and not the Dukes dealt. Twin table games alike
+    but for the two Dukes dealt to seat 0 answer seat 1, the spectator and anyone alike
+    everywhere, the creation record among the events and the export; the host tells them apart."""
+    client = seas_app.test_client()
+    dukes = sorted(d["id"] for d in all_rulesets()[VALERIA].default_content["dukes"])
+    domains = sorted(d["id"] for d in all_rulesets()[VALERIA].default_content["domains"])[:5]
+    games = [create(client, VALERIA, players=("Anne", "Ben"), chance="table", public=True,
+                    setup={"domains": domains, "dukes": [mine, dukes[2:4]], "first_player": 1})
+             for mine in (dukes[:2], dukes[4:6])]
+    one, other = games
+    created = [game.all_events(game.seat(1))[0]["event"] for game in games]
+    assert created[0]["table_setup"] == {"domains": domains, "first_player": 1} == created[1]["table_setup"]
+    assert one.all_events()[0]["event"]["table_setup"] != other.all_events()[0]["event"]["table_setup"]  # the host tells
+    assert_same_everywhere(one, other, 1, [{"type": "keep_duke", "duke": dukes[0]}], seeds)

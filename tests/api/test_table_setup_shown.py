@@ -1,4 +1,4 @@
-"""What a table set up in sight of everyone (the captains dealt, the tiles laid out, the Domains
+"""TM-4: what a table set up in sight of everyone (the captains dealt, the tiles laid out, the Domains
 turned face up) is shown to every seat and the spectator in the game's creation record, and only
 that: the hands and Dukes dealt stay the host's. So a seat's export of a game that hides nothing
 at creation (Corsairs at a table) has no redacted record and can be re-adjudicated mid-game."""
