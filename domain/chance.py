@@ -100,10 +100,15 @@ def not_there(field: str, item: Any, position: int, where: str, taken: str = "dr
     the field, the item, its place in the field's list, and what it was taken from; of an item
     the same list named before (reported: the whole list), that it did, since the host's list
     the refusal points to may well hold it. Raised only after TableChance.require_host (TM-1)."""
-    earlier = [k + 1 for k, x in enumerate(list(reported)[:position - 1]) if x == item]
-    again = f" again, after item {earlier[-1]}" if earlier else ""
     return Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                    f"'{field}': {spelled(item)} cannot have been {taken} there{again} (item {position}: {where}).")
+                    f"'{field}': {spelled(item)} cannot have been {taken} there{_again(item, position, reported)} "
+                    f"(item {position}: {where}).")
+
+
+def _again(item: Any, position: int, reported: Sequence[Any]) -> str:
+    """The words ' again, after item k' when the list named `item` before `position` (k: the last time)."""
+    earlier = [k + 1 for k, x in enumerate(list(reported)[:position - 1]) if x == item]
+    return f" again, after item {earlier[-1]}" if earlier else ""
 
 
 class TableChance:
@@ -171,9 +176,8 @@ class TableChance:
             if x not in pool:
                 if where:
                     raise not_there(field, x, k + 1, where, reported=supplied)
-                again = f" again, after item {supplied.index(x) + 1}" if x in supplied[:k] else ""
                 raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
-                               f"'{field}': {spelled(x)} cannot have been drawn from there{again}.")
+                               f"'{field}': {spelled(x)} cannot have been drawn from there{_again(x, k + 1, supplied)}.")
             pool.remove(x)
         return list(supplied)
 

@@ -51,10 +51,9 @@ def event_entry(game: Game, stored, caller: int | str) -> dict:
             "options": stored.options,
             "content": stored.content,
         }
-        if caller == "host":
-            created["table_setup"] = stored.table_setup
-        elif game.ruleset.public_setup(stored.table_setup):   # a seat, a spectator: what is face up on the table
-            created["table_setup"] = game.ruleset.public_setup(stored.table_setup)
+        shown = stored.table_setup if caller == "host" else game.ruleset.public_setup(stored.table_setup)
+        if shown:   # a seat, a spectator: what is face up on the table (TM-4); none at all: left out
+            created["table_setup"] = shown
         entry["event"] = created
         return entry
     ruleset = game.ruleset
