@@ -101,7 +101,7 @@ def _spec(found: list[tuple[str, str | None, int | None]]) -> dict:
             continue
         spec = {"count": len(notes), "what": TABLE_FIELDS[field], "description": DESCRIPTIONS[field]}
         if field == "plans":   # by deck, the cards from under it (CP-18) counted with it
-            decks = [str(note).split("/")[0] for note in notes]
+            decks = [str(note).removesuffix(fx.UNDER) for note in notes]
             spec.update(stable=decks.count("stable"), unstable=decks.count("unstable"))
         if field == "event_tokens":
             spec["backs"] = notes
