@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -232,10 +233,27 @@ def spelled(value) -> str:
     return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
+def _unknown_fields(err: jsonschema.ValidationError) -> str:
+    """An object with fields its schema does not have, named as a client spells them and followed
+    by the fields it may have (jsonschema's own words quote a Python tuple: "('a', 'b' were unexpected)")."""
+    known = err.schema.get("properties", {})
+    patterns = err.schema.get("patternProperties", {})
+    extra = sorted(k for k in err.instance if k not in known and not any(re.search(p, k) for p in patterns))
+    if not extra:
+        return err.message
+    names = ", ".join(spelled(k) for k in extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+    message = f"has no field{'s' if len(extra) > 1 else ''} {names}"
+    if known:
+        message += f"; its fields are {', '.join(spelled(k) for k in sorted(known))}"
+    return message if len(message) <= 300 else message[:300] + "..."
+
+
 def error_message(err: jsonschema.ValidationError) -> str:
     """A schema error in words that never echo a long value back (a refusal stays small)."""
     if err.validator in _TOO_BIG:
         return f"is too long: at most {err.validator_value} {_TOO_BIG[err.validator]}"
+    if err.validator == "additionalProperties" and err.validator_value is False and isinstance(err.instance, dict):
+        return _unknown_fields(err)
     message = err.message
     # jsonschema writes values as Python does (True, None): a JSON client sent true, null
     if err.validator == "const" and _python_literal(err.validator_value):

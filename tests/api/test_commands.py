@@ -65,6 +65,11 @@ def test_an_unknown_command_type_is_422_naming_the_known_ones(client):
 def test_a_command_breaking_its_schema_is_422_listing_the_problems(client):
     body = create(client).send({"type": "draw", "seat": 0, "cards": 2}).get_json()
     assert body["code"] == "INVALID_COMMAND" and len(body["problems"]) == 1
+    # a field the command does not have is named as the client spelled it, with the ones it has
+    # (not jsonschema's "('cards' was unexpected)", which quotes a Python tuple)
+    assert body["problems"] == ["command: has no field 'cards'; its fields are 'type'"], body["problems"]
+    several = create(client).send({"type": "draw", "seat": 0, "cards": 2, "Éclat": True}).get_json()
+    assert several["problems"] == ["command: has no fields 'cards', 'Éclat'; its fields are 'type'"]
 
 
 def test_a_body_without_a_type_is_400(client):
