@@ -47,8 +47,13 @@ def replay(export: dict, at: int | None = None, seat: int | None = None,
             state = ruleset.evolve(state, e.event)
         except Exception as error:  # evolve never checks: a record it cannot read breaks it
             raise Unverifiable(f"{_record(e)} cannot be applied: {_why(error)}") from None
-    acted = next(({"version": e.version, **e.command} for e in reversed(shown) if e.command is not None), None)
     viewer = ARBITER if seat is None else seat
+    acted = next(({"version": e.version, **e.command} for e in reversed(shown) if e.command is not None), None)
+    if acted is not None:   # as that seat read it in /events: a draw reported by the host stays hidden (TM-3)
+        try:
+            acted["body"] = ruleset.redact_command(acted["body"], acted["seat"], viewer)
+        except Exception as error:  # a body the rules cannot read breaks it, as evolve's records do
+            raise Unverifiable(f"the command at version {acted['version']} cannot be shown: {_why(error)}") from None
     try:
         return _shown(ruleset, state, at, acted, viewer, [x["name"] for x in creation["seats"]])
     except Exception:

@@ -46,6 +46,21 @@ def test_a_seats_export_of_a_running_game_hides_what_the_seat_may_not_see(disput
     assert verified["verdict"] == "incomplete" and verified["divergence"] is None
 
 
+def test_a_replay_as_a_seat_shows_the_last_command_as_that_seat_reads_it(disputes_client):
+    """POST /replays?seat=S shows the game "as seat S saw it" (docs/disputes.md): the latest
+    command too, which keeps what /events hides from S (a sealed League, TM-3's draws)."""
+    game, chooser, league = league_after_one_sealed_choice(disputes_client)
+    other = 1 - chooser
+    hosts = game.get("/export", game.host).get_json()
+    sealed_at = hosts["commands"][0]["events"][0]["version"]
+    for seat in (chooser, other):
+        read = [e for e in game.all_events(game.seat(seat)) if e.get("command")][-1]
+        shown = disputes_client.post(f"/replays?seat={seat}", json=hosts).get_json()
+        assert shown["last_command"] == {"version": sealed_at, **read["command"]}, (seat, shown["last_command"])
+    arbiter = disputes_client.post("/replays", json=hosts).get_json()
+    assert arbiter["last_command"]["body"]["league"] == league
+
+
 def test_the_host_export_is_complete_but_keeps_the_seed_and_the_arbiters_has_it(disputes_client):
     game, chooser, league = league_after_one_sealed_choice(disputes_client)
     hosts = game.get("/export", game.host).get_json()
