@@ -256,6 +256,9 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
 
     chain_divergence, linked = check_chain(creation, entries)
     report.checked.append(f"hash chain: {linked} of {len(entries) + 1} records recomputed")
+    head_divergence = _head_divergence(export, creation, entries, last)
+    if head_divergence is None and (export.get("version") is not None or export.get("head_hash") is not None):
+        report.checked.append("head: the export's version and head_hash are its last record's")
     redacted = [e.version for e in entries if e.redacted or e.salt is None]
     if creation.get("redacted"):
         redacted.insert(0, 1)
@@ -278,9 +281,12 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
                                          recorded=creation["chance"].get("commitment"), expected=seed)
 
     rules_divergence = None
+    if mode == "table" and seed is not None:
+        report.notes.append("A table game has no seed: the one in this export was not read.")
     if redacted:
-        report.notes.append("Re-adjudication needs the complete export (the arbiter's, or anyone's "
-                            "after the end).")
+        report.notes.append("Re-adjudication needs a complete export: the host's or the arbiter's while "
+                            "the game runs (a server-chance game's also needs its seed, which only the "
+                            "arbiter's carries), anyone's after the end.")
     elif mode == "server" and seed is None:
         report.notes.append("The seed is revealed when the game ends: re-adjudication needs it.")
     elif seed_divergence is None:
@@ -290,13 +296,34 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
                                   "every event as recorded")
             rules_divergence = _status_divergence(ruleset, export, creation, entries, last)
 
-    found = [d for d in (chain_divergence, seed_divergence, rules_divergence) if d is not None]
+    found = [d for d in (chain_divergence, head_divergence, seed_divergence, rules_divergence) if d is not None]
     if found:
         report.verdict = "divergent"
         report.divergence = min(found, key=lambda d: d.version)  # ties: the chain, then the seed
     elif redacted or (mode == "server" and seed is None):
         report.verdict = "incomplete"
     return report
+
+
+def _head_divergence(export: dict, creation: dict, entries: list[_Entry], last: int) -> Divergence | None:
+    """The export's own `version` and `head_hash` name its last record (both are optional: an
+    export written by hand may leave them out). A log cut short keeps an intact chain, so only
+    these say that records after it were removed: a receipt kept by a player (a version and
+    its hash) is checked against them."""
+    claimed = export.get("version")
+    if claimed is not None and claimed != last:
+        if claimed > last:
+            return Divergence(last + 1, "sequence", f"The export says the game is at version {claimed}, but its "
+                              f"log ends at version {last}: the records after it are missing.",
+                              recorded=claimed, expected=last)
+        return Divergence(claimed + 1, "sequence", f"The export says the game is at version {claimed}, but its "
+                          f"log goes on to version {last}.", recorded=claimed, expected=last)
+    head = export.get("head_hash")
+    tail = entries[-1].hash if entries else creation.get("hash")
+    if head is not None and head != tail:
+        return Divergence(last, "hash_chain", "The export's head_hash is not the hash of its last record.",
+                          recorded=head, expected=tail)
+    return None
 
 
 def _status_divergence(ruleset, export, creation, entries, last) -> Divergence | None:

@@ -212,6 +212,8 @@ def rechain(document: dict) -> dict:
             command = {"seat": c["seat"], "body": c["body"]} if c is not None and i == 0 else None
             e["hash"] = chain.event_hash(previous, e["version"], e["salt"], e["event"], command)
             previous = e["hash"]
+    last = ([document["creation"]] + document["setup"] + [e for c in document["commands"] for e in c["events"]])[-1]
+    document["version"], document["head_hash"] = last["version"], previous   # and the header, as the chain's
     return document
 
 

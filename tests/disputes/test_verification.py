@@ -245,6 +245,45 @@ def test_a_game_that_never_ended_cannot_claim_to_have_finished(running_games):
     assert found.check == "status" and found.version == document["version"]
 
 
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_a_log_cut_short_under_its_own_header_is_found_where_the_records_are_missing(running_games, kind):
+    """A running game's log cut after any command keeps an intact chain and is still a legal
+    game: only the export's own version and head_hash (a player's receipt) say it was cut."""
+    whole = export(running_games[kind])
+    document = tampered(whole)
+    kept = document["commands"][:-3]
+    document["commands"] = kept
+    found = divergence(document)
+    assert (found.check, found.version) == ("sequence", kept[-1]["events"][-1]["version"] + 1), found
+    assert (found.recorded, found.expected) == (whole["version"], found.version - 1)
+    assert verify(rechain(document)).verdict == "valid"   # re-headed by the forger: only a kept receipt tells
+
+
+def test_an_export_whose_header_names_another_head_is_divergent(running_games):
+    whole = export(running_games[(CORSAIRS, "server")])
+    assert "head: the export's version and head_hash are its last record's" in verify(whole).checked
+    document = tampered(whole)
+    document["head_hash"] = "0" * 64
+    found = divergence(document)
+    assert (found.check, found.version, found.recorded) == ("hash_chain", whole["version"], "0" * 64)
+    assert found.expected == records(whole)[-1]["hash"]
+    lower = tampered(whole)
+    lower["version"] = whole["version"] - 2
+    found = divergence(lower)
+    assert (found.check, found.version) == ("sequence", whole["version"] - 1)
+    headless = tampered(whole)
+    del headless["version"], headless["head_hash"]   # both optional: a hand-written export may leave them out
+    assert verify(headless).verdict == "valid"
+
+
+def test_a_seed_in_a_table_games_export_is_noted_as_not_read(finished_exports):
+    document = tampered(finished_exports[(CORSAIRS, "table")])
+    assert document["seed"] is None and verify(document).notes == []
+    document["seed"] = "ab" * 32
+    report = verify(document)
+    assert report.verdict == "valid" and report.notes == ["A table game has no seed: the one in this export was not read."]
+
+
 def test_an_export_of_rules_the_verifier_lacks_is_unverifiable(finished_exports):
     document = tampered(finished_exports[(CORSAIRS, "server")])
     document["creation"]["ruleset_version"] = "0.0.1"
