@@ -257,8 +257,10 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
     chain_divergence, linked = check_chain(creation, entries)
     report.checked.append(f"hash chain: {linked} of {len(entries) + 1} records recomputed")
     head_divergence = _head_divergence(export, creation, entries, last)
-    if head_divergence is None and (export.get("version") is not None or export.get("head_hash") is not None):
-        report.checked.append("head: the export's version and head_hash are its last record's")
+    header = [k for k in ("version", "head_hash") if export.get(k) is not None]
+    if head_divergence is None and header:
+        report.checked.append(f"head: the export's {' and '.join(header)} {'are' if len(header) > 1 else 'is'} "
+                              "its last record's")
     redacted = [e.version for e in entries if e.redacted or e.salt is None]
     if creation.get("redacted"):
         redacted.insert(0, 1)
@@ -299,7 +301,7 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
     found = [d for d in (chain_divergence, head_divergence, seed_divergence, rules_divergence) if d is not None]
     if found:
         report.verdict = "divergent"
-        report.divergence = min(found, key=lambda d: d.version)  # ties: the chain, then the seed
+        report.divergence = min(found, key=lambda d: d.version)  # ties: the chain, the header, the seed
     elif redacted or (mode == "server" and seed is None):
         report.verdict = "incomplete"
     return report

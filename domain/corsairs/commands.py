@@ -46,9 +46,10 @@ COMMAND_SCHEMAS = {
                                     {"ignore_one": {"type": "boolean", "default": False,
                                                     "description": "Mister Bones: ignore one of the Skulls given"}}),
     "acquire_grog": _cmd("acquire_grog", "Phase C: execute all Grog faces.",
-                         {"restart": {"type": "boolean", "default": False,
+                         {"restart": {"type": "boolean",
                                       "description": "only with the five_grog_restart_optional house rule, on 5 "
-                                                     "Grog: true begins the turn again (CV-A14)"}}),
+                                                     "Grog: true begins the turn again, false (or leaving it out) "
+                                                     "goes on with the turn; refused otherwise (CV-A14)"}}),
     "collect_silver": _cmd("collect_silver", "Phase C: execute all Silver faces."),
     "move_ship": _cmd("move_ship", "Phase C: execute all Maps, one step each (up to Skull Island).",
                       {"steps": {"type": "array", "maxItems": 5,

@@ -21,8 +21,8 @@ def normalise(ruleset, cmd: dict) -> str:
     schema = ruleset.command_schemas.get(cmd.get("type"), {"properties": {}})
     full = {k: v["default"] for k, v in schema["properties"].items() if "default" in v}
     full.update(cmd)
-    for key in ("dice", "keep"):
-        if isinstance(full.get(key), list):
+    for key in ("dice", "keep") + (("cards",) if cmd.get("type") == "keep_cards" else ()):
+        if isinstance(full.get(key), list):   # lists whose order is no part of the move (docs/api.md section 4)
             full[key] = sorted(full[key], key=repr)
     return json.dumps(full, sort_keys=True)
 

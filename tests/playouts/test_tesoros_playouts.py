@@ -98,6 +98,8 @@ def candidates(rng: random.Random, s) -> list[dict]:
         {"type": "move_ship", "to": rng.choice(spaces)},
         {"type": "discard_card", "card": card()},
         {"type": "keep_cards", "cards": [card(), card()]},
+        # Scurvy: two cards of each hand in the order not listed (the rules sort them)
+        *[{"type": "keep_cards", "cards": sorted(seat_.hand[:2], reverse=True)} for seat_ in s.seats if len(seat_.hand) >= 2],
     ]
 
 

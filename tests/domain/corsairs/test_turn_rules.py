@@ -137,15 +137,14 @@ def test_five_grog_restarts_the_turn_after_the_skulls_cost_their_silver():
 
 
 def test_under_the_house_rule_the_restart_is_chosen_and_false_is_the_same_as_leaving_it_out():
-    # CV-A14's option: 'restart' defaults to false (the schema says so), so the listing's
-    # {"type": "acquire_grog"} and {"restart": false} are one command (docs/api.md section 4).
+    # CV-A14's option: there, the listing's {"type": "acquire_grog"} and {"restart": false} are
+    # one command; outside it 'restart' is refused whatever its value (docs/api.md section 4).
     def five_grog():
         t = Table(options={"five_grog_restart_optional": True})
         t.roll("Kira", ["GROG"] * 5)
         return t
     t = five_grog()
     assert t.legal("Kira") == [{"type": "acquire_grog"}, {"type": "acquire_grog", "restart": True}]
-    assert R.command_schemas["acquire_grog"]["properties"]["restart"]["default"] is False
     plain = t.do("Kira", {"type": "acquire_grog"})
     assert "TurnRestarted" not in t.types(plain)
     assert five_grog().do("Kira", {"type": "acquire_grog", "restart": False}) == plain
@@ -153,6 +152,9 @@ def test_under_the_house_rule_the_restart_is_chosen_and_false_is_the_same_as_lea
     without = Table()
     without.roll("Kira", ["GROG"] * 5)
     assert without.rejects("Kira", {"type": "acquire_grog", "restart": False}, "INVALID_COMMAND").ruling == "CV-A14"
+    four = Table(options={"five_grog_restart_optional": True})
+    four.roll("Kira", ["GROG"] * 4 + ["MAP"])
+    assert four.rejects("Kira", {"type": "acquire_grog", "restart": False}, "INVALID_COMMAND").ruling == "CV-A14"
 
 
 def test_one_attack_per_turn_even_across_a_restart():
