@@ -57,6 +57,17 @@ async function loadGame(id, token) {
 }
 
 function loadExport(d) {
+  // Replay folds every record; one hidden from the export's reader cannot be folded (docs/disputes.md).
+  const hidden = d && (d.creation && d.creation.redacted ||
+    [...(d.setup || []), ...(d.commands || []).flatMap((c) => c.events || [])].some((e) => e && e.redacted) ||
+    (d.commands || []).some((c) => c && c.redacted));
+  if (hidden) {
+    $("viewer").hidden = true;
+    const who = typeof d.exported_for === "number" ? `seat ${d.exported_for}` : (d.exported_for || "its reader");
+    return fail(`This export hides records from ${who} (the game was still running), so it cannot be replayed ` +
+                "here. Open the game itself with that token (game id and token above), or load the host's export, " +
+                "or any export taken after the end.");
+  }
   source = {kind: "export"};
   $("seat").disabled = false;
   show(d);
@@ -82,6 +93,10 @@ function show(d) {
     li.id = "v" + e.version;
     li.textContent = `${e.type || "(hidden)"}${e.seat === null ? "" : " — " + (seats[e.seat] || "seat " + e.seat)}`;
     li.onclick = () => { $("slider").value = e.version; at(e.version); };
+    li.tabIndex = 0;   // reachable from the keyboard: Enter or Space jumps as a click does
+    li.onkeydown = (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); li.onclick(); }
+    };
     $("timeline").appendChild(li);
   }
   if (source.kind === "export") {
@@ -205,7 +220,8 @@ async function at(version) {
     return face;
   }));
   $("status").textContent = `${view.status}${view.phase ? ", phase " + view.phase : ""}` +
-    (view.result ? ` — winners: ${(view.result.winners || []).map((w) => seats[w] || w).join(", ")}` : "");
+    (view.result ? ` — winners: ${(view.result.winners || []).map((w) => seats[w] || w).join(", ") || "none"}` +
+      (view.result.reason ? ` (${view.result.reason})` : "") : "");
   $("state").textContent = JSON.stringify(view.state, null, 1);
   $("perspective").textContent = perspective(view.viewer);
   showResult(view.result);
@@ -228,6 +244,16 @@ function showResult(result) {
       (r.score === undefined || r.score === null ? "" : ` — ${typeof r.score === "object" ? JSON.stringify(r.score) : r.score}`);
     return li;
   }));
+  const solo = result && result.details && result.details.solo;
+  if (solo) {   // Valeria solo: the Dark Lord is no seat, so no ranking entry names him (docs/api.md, the result)
+    const lord = result.details.dark_lord || {};
+    const points = lord.points && typeof lord.points === "object" ? lord.points.total : lord.points;
+    const li = document.createElement("li");
+    li.className = "opponent";
+    li.textContent = `The Dark Lord${points === undefined || points === null ? "" : " — " + points}` +
+      ` (the solo game: ${solo === "won" ? "won by " + (seats[0] || "seat 0") : solo === "lost" ? "the Dark Lord wins" : solo})`;
+    $("result").prepend(li);
+  }
 }
 
 function ordinal(n) {

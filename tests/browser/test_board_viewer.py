@@ -209,6 +209,9 @@ CASES = [
     Case("chrono-corsairs", chrono_pieces, chrono_moved, chrono_hidden),
     Case("valeria-card-kingdoms", valeria_pieces, valeria_moved, valeria_hidden),
     Case("crimson-seas", valeria_pieces, valeria_moved, valeria_hidden),
+    # one seat against the Dark Lord, who is no seat: the result box names him beside the ranking
+    Case("valeria-card-kingdoms", valeria_pieces, valeria_moved, valeria_hidden, players=("Anne",),
+         extra={"options": {"variant": "solo"}}, name="valeria-solo"),
 ]
 
 
@@ -312,9 +315,16 @@ def test_the_viewer_draws_the_table_as_a_seat_sees_it(served, wide, case):
     verdict = page.evaluate('document.getElementById("badge").dataset.verdict')
     if final["status"] == "finished":
         ranking = final["result"]["ranking"]
-        shown = page.evaluate('[...document.querySelectorAll("#result li")].map((li) => [li.dataset.rank, li.textContent])')
+        shown = page.evaluate('[...document.querySelectorAll("#result li.rank")].map((li) => [li.dataset.rank, li.textContent])')
         assert [int(rank) for rank, _ in shown] == [r["rank"] for r in ranking]
         assert all(r["name"] in words for r, (_, words) in zip(ranking, shown, strict=True))
+        status = page.evaluate('document.getElementById("status").textContent')
+        assert "winners: " + (", ".join(case.players[w] for w in final["result"]["winners"]) or "none") in status
+        lord = page.evaluate('[...document.querySelectorAll("#result li.opponent")].map((li) => li.textContent)')
+        solo = final["result"]["details"].get("solo")
+        assert lord == ([f"The Dark Lord — {final['result']['details']['dark_lord']['points']['total']}"
+                         f" (the solo game: {'won by Anne' if solo == 'won' else 'the Dark Lord wins' if solo == 'lost' else solo})"]
+                        if solo else []), lord
         assert verdict == "valid"   # the seat's export of a finished game is complete, with the seed
     else:
         assert page.evaluate('document.getElementById("result-box").hidden')

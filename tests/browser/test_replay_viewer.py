@@ -152,3 +152,27 @@ def test_the_policy_alone_stops_markup_that_got_into_the_page(served, browser):
     assert seen["images"] > 0, seen                    # the markup became elements,
     assert seen["ran"] == [] and seen["requested"] == 0, seen  # that neither ran nor loaded:
     assert {"script-src-attr", "img-src"} <= set(seen["violations"]), seen  # the policy refused them
+
+
+def test_a_seats_redacted_export_is_explained_not_drawn_and_the_timeline_takes_the_keyboard(served, browser):
+    """A seat's export of a running League game hides the other seat's sealed choice: replay
+    cannot fold it, and the page says what to open instead rather than drawing an empty table.
+    A complete export draws, and each timeline entry can be reached and chosen from the keyboard."""
+    client = served.app.test_client()
+    game = create(client, "league-of-pirates", players=("Anne", "Ben"))
+    chooser = game.view()["to_move"][0]
+    assert game.send(game.legal(game.seat(chooser))[0], game.seat(chooser)).status_code == 200
+    mine = client.get(f"/games/{game.id}/export", headers=game.seat(1 - chooser)).get_json()
+    assert mine["commands"][0]["redacted"]
+    seen = replay_in_the_viewer(served, browser, mine)
+    assert f"hides records from seat {1 - chooser}" in seen["shown"]["error"], seen
+    path = served.tmp / "export.json"
+    path.write_text(json.dumps(client.get(f"/games/{game.id}/export", headers=game.host).get_json()))
+    page = browser.open(f"{served.base}/viewer")
+    page.choose_file("#file", path)
+    page.wait_until('document.body.dataset.shown === "3"')
+    assert page.evaluate('document.getElementById("viewer").hidden') is False
+    assert page.evaluate('[...document.querySelectorAll("#timeline li")].every((li) => li.tabIndex === 0)')
+    page.evaluate('document.getElementById("v2").focus()')
+    page.press("Enter", 13)
+    page.wait_until('document.body.dataset.shown === "2"')
