@@ -93,7 +93,9 @@ export function card(parent, key, x, y, w, h, name, label, {back = false, seat =
 export function counter(parent, key, x, y, name, value, label, colour = "#fff") {
   return piece(parent, key, "counter", label || `${name}: ${value}`,
                el("rect", {x, y, width: 84, height: 20, rx: 10, fill: colour, class: "counter-body"}),
-               text(x + 42, y + 14, `${short(name, 8)} ${value}`, {"text-anchor": "middle", class: "small"}));
+               // 84px holds about 13 characters of the 10px text: the name takes what the value leaves
+               text(x + 42, y + 14, `${short(name, Math.max(4, 12 - String(value).length))} ${value}`,
+                    {"text-anchor": "middle", class: "small"}));
 }
 
 export function short(words, n) {
@@ -101,9 +103,10 @@ export function short(words, n) {
   return s.length > n ? s.slice(0, n - 1) + "…" : s;
 }
 
-/** Up to `lines` lines of text fitted (roughly, ~5.5px a character) into width w. */
+/** Up to `lines` lines of text fitted (roughly, 0.62 of the size a character) into width w. The
+ * size is the text's own (class `wrapped` sets none: `.small`'s 10px would override it). */
 export function wrapText(parent, x, y, w, words, lines = 2, size = 9) {
-  const per = Math.max(3, Math.floor(w / (size * 0.6)));
+  const per = Math.max(3, Math.floor(w / (size * 0.62)));
   const out = [];
   let line = "";
   for (const word of String(words ?? "").split(/\s+/)) {
@@ -112,7 +115,7 @@ export function wrapText(parent, x, y, w, words, lines = 2, size = 9) {
   if (line) out.push(line);
   out.slice(0, lines).forEach((l, i) => parent.appendChild(
     text(x, y + i * (size + 2), i === lines - 1 && out.length > lines ? short(l, per) + "…" : short(l, per),
-         {class: "small", "font-size": size})));
+         {class: "wrapped", "font-size": size})));
 }
 
 export function nameOf(ctx, seat) {

@@ -35,6 +35,14 @@ function describe(cat, id) {
   return c.name || String(id);
 }
 
+/** A name in a card-wide box: at the small size up to `room` characters, a size smaller up to
+ * room + 2, cut short beyond (the piece's label and title carry the whole name). */
+function fitted(x, y, name, room, attrs = {}) {
+  const words = String(name ?? "");
+  const tight = words.length > room;
+  return text(x, y, short(words, tight ? room + 2 : room), {class: tight ? "small tight" : "small", ...attrs});
+}
+
 function stack(parent, key, x, y, title, cards, cat, what) {
   const n = cards.length;
   const top = n ? cards[0] : null;
@@ -42,7 +50,7 @@ function stack(parent, key, x, y, title, cards, cat, what) {
   const g = piece(parent, key, "stack", label,
                   el("rect", {x, y, width: CW, height: CH, rx: 5, class: n ? "stack-body" : "slot-body"}));
   const c = top ? cat.get(typeOf(top)) || {} : {};
-  g.appendChild(text(x + 4, y + 12, short(c.name || title, 13), {class: "small", "font-weight": 600}));
+  g.appendChild(fitted(x + 4, y + 12, c.name || title, 10, {"font-weight": 600}));
   const cost = c.kind === "monster" ? `⚔${c.strength}${c.magic ? " ✦" + c.magic : ""}` : c.cost !== undefined ? `cost ${c.cost}` : "";
   g.appendChild(text(x + 4, y + 28, cost, {class: "small"}));
   if (c.activation) g.appendChild(text(x + 4, y + 42, `roll ${c.activation.join("/")}`, {class: "small"}));
@@ -101,7 +109,7 @@ export function draw(view, ctx) {
   if (s.values) dice.appendChild(text(90, y + 20, `values ${s.values.join(" / ")}`, {class: "small"}));
   counter(dice, "dukes-unseen", 220, y + 4, "dukes", s.dukes_unseen ?? 0, `Dukes nobody holds: ${s.dukes_unseen ?? 0}, face down`, "#e5e5e5");
   counter(dice, "exhausted", 310, y + 4, "exhausted", s.exhausted_stack ?? 0, `exhausted stacks: ${s.exhausted_stack ?? 0}`, "#e5e5e5");
-  dice.appendChild(text(410, y + 18, short(s.awaiting || "", 40), {class: "small"}));
+  dice.appendChild(text(410, y + 18, short(s.awaiting || "", Math.floor((width - 420) / 6)), {class: "small"}));
   y += 44;
   if (cs) {
     const isl = s.islands;
@@ -159,7 +167,7 @@ export function draw(view, ctx) {
       const cx = 14 + (k % 8) * 76, cy = py + 52 + Math.floor(k / 8) * 26;
       k++;
       piece(g, key, "tableau", label, el("rect", {x: cx, y: cy, width: 72, height: 22, rx: 3, class: "card-face"}),
-            text(cx + 4, cy + 15, short(name, 13), {class: "small"}));
+            fitted(cx + 4, cy + 15, name, 10));
     };
     for (const [kind, list] of Object.entries(kinds)) {
       const starter = kind.startsWith("starter_") ? "starting " : "";   // the starting Peasant and Knight
