@@ -4,7 +4,7 @@
 // The content gives no coordinates: the layout comes from its structure (content.board):
 // exterior spots on a ring in their listed order, interior spots on an inner ring, caves
 // outside the ring beside the spots they are joined to (board.edges).
-import {card, counter, el, group, piece, seatColour, short, svgRoot, text, whose} from "./svg.js";
+import {card, counter, el, group, piece, seatColour, short, svgRoot, text, whose, wrapText} from "./svg.js";
 
 const R_OUT = 150, R_IN = 62, R_CAVE = 228, TILE = 32;
 
@@ -65,9 +65,10 @@ export function draw(view, ctx) {
     if (!p) continue;
     const x = cx + p.x - TILE, y = cy + p.y - TILE;
     const name = named.get(t.side ? `${t.tile}/${t.side}` : t.tile) || t.tile;
-    piece(island, `tile-${spot}`, "tile", `${spot}: ${name} (${t.terrain}${t.side ? ", side " + t.side : ""})${harbor.has(spot) ? ", by the harbor" : ""}`,
-          el("rect", {x, y, width: 2 * TILE, height: 2 * TILE, rx: 6, class: "tile-body", fill: {beach: "#f3e3a8", jungle: "#9fd08f", volcano: "#d98b6b", cave: "#9a9a9a"}[t.terrain] || "#ddd"}),
-          text(x + 3, y + 10, short(name, 12), {class: "small", "font-size": 8}));
+    const tile = piece(island, `tile-${spot}`, "tile", `${spot}: ${name} (${t.terrain}${t.side ? ", side " + t.side : ""})${harbor.has(spot) ? ", by the harbor" : ""}`,
+          el("rect", {x, y, width: 2 * TILE, height: 2 * TILE, rx: 6, class: "tile-body", fill: {beach: "#f3e3a8", jungle: "#9fd08f", volcano: "#d98b6b", cave: "#9a9a9a"}[t.terrain] || "#ddd"}));
+    // The name on two lines left of the Event token (top right), above the pieces (from y + 20).
+    wrapText(tile, x + 3, y + 9, 2 * TILE - 20, name, 2, 8);
     const tok = t.token || {};
     piece(island, `token-${spot}`, tok.face_up ? "token face-up" : "token back",
           tok.face_up ? `Event token on ${spot}: ${tok.name} (${tok.token})` : `Event token on ${spot}, face down (${tok.back})`,
