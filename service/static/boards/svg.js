@@ -81,11 +81,11 @@ export function dieWidth(face) {
 }
 
 /** A card face up (its name shown) or a back (label says whose and why it is hidden). */
-export function card(parent, key, x, y, w, h, name, label, {back = false, seat = null, kind = "card"} = {}) {
+export function card(parent, key, x, y, w, h, name, label, {back = false, seat = null, kind = "card", lines = 3} = {}) {
   const g = piece(parent, key, `${kind} ${back ? "back" : "face-up"}`, label,
                   el("rect", {x, y, width: w, height: h, rx: 4, class: back ? "card-back" : "card-face"}));
   if (seat !== null) g.setAttribute("data-seat", seat);
-  if (!back) wrapText(g, x + 3, y + 12, w - 6, name, 3);
+  if (!back) wrapText(g, x + 3, y + 12, w - 6, name, lines);
   return g;
 }
 

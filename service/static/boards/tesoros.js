@@ -10,6 +10,8 @@ export function draw(view, ctx) {
   const s = view.state || {};
   const b = (ctx.content && ctx.content.board) || {width: 0, height: 0, islands: []};
   const cards = new Map(((ctx.content && ctx.content.playCards) || []).map((c) => [c.id, c]));
+  // A Map names the Equipment it needs by its kind ("machetes_swords"): shown by the card's name.
+  const equipment = new Map([...cards.values()].filter((c) => c.kind === "equipment").map((c) => [c.subtype, c.name]));
   const seats = s.seats || [];
   const gridW = b.width * CELL, gridH = b.height * CELL;
   const width = Math.max(620, gridW + 300);
@@ -83,8 +85,9 @@ export function draw(view, ctx) {
   const sx = gridW + 30;
   side.appendChild(text(sx, 24, "Open Maps", {class: "seat-name"}));
   (s.open_maps || []).forEach((m, k) => card(side, `map-${m.id}`, sx + k * 84, 32, 78, 60,
-                                               `${m.island}: ${m.treasure}, needs ${m.equipment}`,
-                                               `open Map ${m.id}: ${m.treasure} on ${m.island}, needs ${m.equipment}`, {kind: "map"}));
+                                               `${m.island}: ${m.treasure}, needs ${equipment.get(m.equipment) || m.equipment}`,
+                                               `open Map ${m.id}: ${m.treasure} on ${m.island}, needs ${equipment.get(m.equipment) || m.equipment}`,
+                                               {kind: "map", lines: 4}));
   counter(side, "deck", sx, 110, "deck", s.deck_count ?? 0, `Play Deck: ${s.deck_count ?? 0} cards`, "#e5e5e5");
   counter(side, "discard", sx + 90, 110, "discard", (s.discard || []).length,
           `discard pile: ${(s.discard || []).length} cards${(s.discard || []).length ? ", top " + s.discard[s.discard.length - 1] : ""}`, "#e5e5e5");
