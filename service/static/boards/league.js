@@ -9,11 +9,18 @@ function coinLabel(coin) {
   return `${coin.name} (${coin.color} ${coin.role}, cunning ${coin.cunning})${coin.traitor ? ", a traitor" : ""}`;
 }
 
+/** The coin's role in words ("sailingMaster" is "sailing master"), a size smaller when long. */
+function roleText(x, y, role) {
+  const words = String(role ?? "").replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
+  const tight = words.length > 8;
+  return text(x, y, short(words, tight ? 10 : 8), {"text-anchor": "middle", class: tight ? "small tight" : "small"});
+}
+
 function coin(parent, key, cx, cy, c, where) {
   const g = piece(parent, key, "coin" + (c.traitor ? " traitor" : ""), `${where}: ${coinLabel(c)}`,
                   el("circle", {cx, cy, r: 26, class: "coin-body", fill: seatColour(0, c.color)}),
                   text(cx, cy - 2, c.cunning, {"text-anchor": "middle", class: "seat-name"}),
-                  text(cx, cy + 12, short(c.role, 10), {"text-anchor": "middle", class: "small"}));
+                  roleText(cx, cy + 12, c.role));
   if (c.traitor) g.appendChild(text(cx + 14, cy - 14, "✖", {class: "glyph", fill: "#b00020"}));
   return g;
 }
