@@ -38,6 +38,7 @@ function names(content) {
   }
   for (const p of (content && content.plans) || []) out.set(p.id, p.name);
   for (const a of (content && content.artifacts) || []) out.set(a.id, a.name);
+  for (const a of (content && content.anomalies) || []) out.set(a.id, a.name);
   return out;
 }
 

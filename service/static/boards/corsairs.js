@@ -94,7 +94,7 @@ export function draw(view, ctx) {
   for (const [id, kind] of Object.entries(track.hazards || {})) {
     const p = where[id];
     if (!p) continue;
-    piece(hazards, `hazard-${id}`, `hazard ${kind}`, `${kind} on space ${id}`,
+    piece(hazards, `hazard-${id}`, `hazard ${kind}`, `${kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()} on space ${id}`,
           (shapes[kind] || shapes.cutthroat)(p.x - 10, p.y - 12));
   }
   for (const [id, list] of Object.entries(track.merchants || {})) {

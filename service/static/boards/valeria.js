@@ -28,7 +28,10 @@ const typeOf = (id) => String(id).split(/[#@]/)[0];
 
 function describe(cat, id) {
   const c = cat.get(typeOf(id));
-  if (!c) return String(id);
+  if (!c) {   // a Goods or Tome token: its kind in words, not its copy id ("spices#2", "tome_magic#7")
+    const kind = typeOf(id);
+    return kind.startsWith("tome_") ? `${kind.slice(5)} Tome` : kind.replace(/_/g, " ");
+  }
   if (c.kind === "monster") return `${c.name} (strength ${c.strength}${c.magic ? " + " + c.magic + " magic" : ""}, ${c.vp} VP)`;
   if (c.kind === "citizen") return `${c.name}${c.cost !== undefined ? ` (cost ${c.cost}` : " ("}${c.activation ? `, rolls ${c.activation.join("/")}` : ""})`;
   if (c.kind === "domain") return `${c.name} (cost ${c.cost}, ${c.vp} VP)`;
@@ -50,7 +53,9 @@ function stack(parent, key, x, y, title, cards, cat, what) {
   const g = piece(parent, key, "stack", label,
                   el("rect", {x, y, width: CW, height: CH, rx: 5, class: n ? "stack-body" : "slot-body"}));
   const c = top ? cat.get(typeOf(top)) || {} : {};
-  g.appendChild(fitted(x + 4, y + 12, c.name || title, 10, {"font-weight": 600}));
+  // an empty stack by its id in words: "domain_2" is "Domain 2"
+  const shown = c.name || String(title).replace(/_/g, " ").replace(/^./, (ch) => ch.toUpperCase());
+  g.appendChild(fitted(x + 4, y + 12, shown, 10, {"font-weight": 600}));
   const cost = c.kind === "monster" ? `⚔${c.strength}${c.magic ? " ✦" + c.magic : ""}` : c.cost !== undefined ? `cost ${c.cost}` : "";
   g.appendChild(text(x + 4, y + 28, cost, {class: "small"}));
   if (c.activation) g.appendChild(text(x + 4, y + 42, `roll ${c.activation.join("/")}`, {class: "small"}));
@@ -187,13 +192,13 @@ export function draw(view, ctx) {
     (x.duke_offer || []).forEach((d, j) => card(g, `offer-${x.seat}-${j}`, dx - 100 * (j + 1), dy, 90, 50, (cat.get(d) || {}).name || d,
                                                 `${x.name}'s Duke on offer: ${(cat.get(d) || {}).name || d}`, {seat: x.seat, kind: "duke offer"}));
     if (cs) {
-      const goods = (x.goods || []).map(typeOf), tomes = (x.tomes || []).map(typeOf);
+      const goods = (x.goods || []).map(typeOf), tomes = (x.tomes || []).map((t) => describe(cat, t));
       piece(g, `goods-${x.seat}`, "goods", `${x.name}'s Goods: ${goods.join(", ") || "none"}`,
-            text(14, py + seatH - 48, short(`goods: ${goods.join(", ") || "-"}`, 60), {class: "small"}));
+            text(14, py + seatH - 48, short(`goods: ${goods.join(", ") || "-"}`, 100), {class: "small"}));
       piece(g, `tomes-${x.seat}`, "tomes", `${x.name}'s Tomes: ${tomes.join(", ") || "none"}; ${(x.tomes_face_down || []).length} face down`,
-            text(14, py + seatH - 34, short(`tomes: ${tomes.join(", ") || "-"} (+${(x.tomes_face_down || []).length} face down)`, 60), {class: "small"}));
+            text(14, py + seatH - 34, short(`tomes: ${tomes.join(", ") || "-"} (+${(x.tomes_face_down || []).length} face down)`, 100), {class: "small"}));
       piece(g, `nobles-${x.seat}`, "nobles", `${x.name}'s Nobles: ${(x.nobles || []).map((n) => describe(cat, n)).join(", ") || "none"}`,
-            text(14, py + seatH - 20, short(`nobles: ${(x.nobles || []).map((n) => describe(cat, n)).join(", ") || "-"}`, 60), {class: "small"}));
+            text(14, py + seatH - 20, short(`nobles: ${(x.nobles || []).map((n) => describe(cat, n)).join(", ") || "-"}`, 100), {class: "small"}));
     }
   });
   return fit(svg, width, y + 6);
