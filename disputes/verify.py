@@ -291,6 +291,9 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
                             "arbiter's carries), anyone's after the end.")
     elif mode == "server" and seed is None:
         report.notes.append("The seed is revealed when the game ends: re-adjudication needs it.")
+        if export.get("status") == "finished":   # every export of a finished game carries it
+            report.notes.append("This export says the game is finished yet carries no seed, which every "
+                                "export of a finished game does: it was altered or cut.")
     elif seed_divergence is None:
         rules_divergence = readjudicate(ruleset, creation, setup, batches, seed)
         if rules_divergence is None:

@@ -46,7 +46,17 @@ def test_a_running_server_game_without_its_seed_is_incomplete_not_valid(running_
     assert document["complete"] and document["seed"] is None
     report = verify(document)
     assert report.verdict == "incomplete" and not report.valid
-    assert "seed" in " ".join(report.notes)
+    assert "seed" in " ".join(report.notes) and "altered" not in " ".join(report.notes)
+
+
+def test_a_finished_server_games_export_without_its_seed_is_said_to_be_altered(finished_exports):
+    document = tampered(finished_exports[(CORSAIRS, "server")])
+    assert document["status"] == "finished" and document["seed"]
+    document["seed"] = None
+    report = verify(document)
+    assert report.verdict == "incomplete"
+    assert report.notes[-1] == ("This export says the game is finished yet carries no seed, which every export of "
+                                "a finished game does: it was altered or cut.")
 
 
 def test_every_recorded_hash_is_the_chain_recomputed(finished_exports):
