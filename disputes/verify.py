@@ -270,17 +270,7 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
 
     seed = export.get("seed")
     mode = creation["chance"]["mode"]
-    seed_divergence = None
-    if mode == "server" and seed is not None:
-        try:
-            good = domain_chance.commitment(seed) == creation["chance"].get("commitment")
-        except (TypeError, ValueError):
-            good = False
-        if good:
-            report.checked.append("seed: matches the commitment published at creation")
-        else:
-            seed_divergence = Divergence(1, "seed", "The seed does not match the commitment published at creation.",
-                                         recorded=creation["chance"].get("commitment"), expected=seed)
+    seed_divergence = _seed_divergence(creation, seed, report) if mode == "server" and seed is not None else None
 
     rules_divergence = None
     if mode == "table" and seed is not None:
@@ -308,6 +298,19 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
     elif redacted or (mode == "server" and seed is None):
         report.verdict = "incomplete"
     return report
+
+
+def _seed_divergence(creation: dict, seed, report: Report) -> Divergence | None:
+    """The revealed seed is the one whose commitment was published at creation."""
+    try:
+        good = domain_chance.commitment(seed) == creation["chance"].get("commitment")
+    except (TypeError, ValueError):
+        good = False
+    if good:
+        report.checked.append("seed: matches the commitment published at creation")
+        return None
+    return Divergence(1, "seed", "The seed does not match the commitment published at creation.",
+                      recorded=creation["chance"].get("commitment"), expected=seed)
 
 
 def _head_divergence(export: dict, creation: dict, entries: list[_Entry], last: int) -> Divergence | None:
