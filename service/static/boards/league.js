@@ -1,7 +1,7 @@
 // League of Pirates: two ships, each with its crew slots (the view's crew object, in its
 // order), its brig, its points and Homeport Bag; the challenge dice between them. Layout from
 // the data: one slot per key of a seat's crew, one brig place per entry of its brig.
-import {counter, die, el, group, piece, seatColour, short, svgRoot, text, whose} from "./svg.js";
+import {counter, die, el, fitted, group, piece, seatColour, short, svgRoot, text, whose} from "./svg.js";
 
 const SLOT = 78;
 
@@ -9,18 +9,13 @@ function coinLabel(coin) {
   return `${coin.name} (${coin.color} ${coin.role}, cunning ${coin.cunning})${coin.traitor ? ", a traitor" : ""}`;
 }
 
-/** The coin's role in words ("sailingMaster" is "sailing master"), a size smaller when long. */
-function roleText(x, y, role) {
-  const words = String(role ?? "").replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
-  const tight = words.length > 8;
-  return text(x, y, short(words, tight ? 10 : 8), {"text-anchor": "middle", class: tight ? "small tight" : "small"});
-}
-
 function coin(parent, key, cx, cy, c, where) {
   const g = piece(parent, key, "coin" + (c.traitor ? " traitor" : ""), `${where}: ${coinLabel(c)}`,
                   el("circle", {cx, cy, r: 26, class: "coin-body", fill: seatColour(0, c.color)}),
                   text(cx, cy - 2, c.cunning, {"text-anchor": "middle", class: "seat-name"}),
-                  roleText(cx, cy + 12, c.role));
+                  // the role in words ("sailingMaster" is "sailing master")
+                  fitted(cx, cy + 12, String(c.role ?? "").replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase(),
+                         8, {"text-anchor": "middle"}));
   if (c.traitor) g.appendChild(text(cx + 14, cy - 14, "✖", {class: "glyph", fill: "#b00020"}));
   return g;
 }

@@ -103,6 +103,14 @@ export function short(words, n) {
   return s.length > n ? s.slice(0, n - 1) + "…" : s;
 }
 
+/** One line in a box of about `room` characters of the small text: a size smaller up to room + 2,
+ * cut short beyond (the piece's label and title carry the whole words). */
+export function fitted(x, y, words, room, attrs = {}) {
+  const s = String(words ?? "");
+  const tight = s.length > room;
+  return text(x, y, short(s, tight ? room + 2 : room), {...attrs, class: tight ? "small tight" : "small"});
+}
+
 /** Up to `lines` lines of text fitted (roughly, 0.62 of the size a character) into width w. The
  * size is the text's own (class `wrapped` sets none: `.small`'s 10px would override it). */
 export function wrapText(parent, x, y, w, words, lines = 2, size = 9) {

@@ -4,7 +4,7 @@
 // the Crimson Seas islands with their Goods, Tomes and Nobles. The stacks come from the view,
 // the cards' names and costs from the content (GameSetUp): no coordinates in the content, so
 // the layout is a row per kind of stack.
-import {card, counter, die, el, fit, group, piece, seatColour, short, svgRoot, text, whose} from "./svg.js";
+import {card, counter, die, el, fit, fitted, group, piece, seatColour, short, svgRoot, text, whose} from "./svg.js";
 
 const CW = 74, CH = 86;
 
@@ -36,14 +36,6 @@ function describe(cat, id) {
   if (c.kind === "citizen") return `${c.name}${c.cost !== undefined ? ` (cost ${c.cost}` : " ("}${c.activation ? `, rolls ${c.activation.join("/")}` : ""})`;
   if (c.kind === "domain") return `${c.name} (cost ${c.cost}, ${c.vp} VP)`;
   return c.name || String(id);
-}
-
-/** A name in a card-wide box: at the small size up to `room` characters, a size smaller up to
- * room + 2, cut short beyond (the piece's label and title carry the whole name). */
-function fitted(x, y, name, room, attrs = {}) {
-  const words = String(name ?? "");
-  const tight = words.length > room;
-  return text(x, y, short(words, tight ? room + 2 : room), {class: tight ? "small tight" : "small", ...attrs});
 }
 
 function stack(parent, key, x, y, title, cards, cat, what) {
