@@ -412,6 +412,11 @@ def test_a_public_game_is_drawn_without_a_token_as_its_spectator_sees_it(served,
     hands = [x["hand_count"] for x in game.view()["state"]["seats"]]
     assert count(page, ".card.face-up") == 0
     assert count(page, ".card.back") == sum(hands) > 0
+    # Every island's name is drawn whole, in lines of its own (it was cut after eight letters).
+    islands = json.loads((ROOT / "domain" / "tesoros" / "content" / "reference.json").read_text())["board"]["islands"]
+    drawn = dict(page.evaluate("""[...document.querySelectorAll("svg.board .piece.island")].map((p) =>
+        [p.dataset.key, [...p.querySelectorAll("text")].map((t) => t.textContent).join(" ")])"""))
+    assert drawn == {f"island-{i['id']}": i["name"] for i in islands}
     assert page.console_errors() == []
     private = create(client, "tesoros-del-rey-pirata")
     page = browser.open(f"{served.base}/viewer?game={private.id}", console=True)

@@ -112,8 +112,9 @@ export function fitted(x, y, words, room, attrs = {}) {
 }
 
 /** Up to `lines` lines of text fitted (roughly, 0.62 of the size a character) into width w. The
- * size is the text's own (class `wrapped` sets none: `.small`'s 10px would override it). */
-export function wrapText(parent, x, y, w, words, lines = 2, size = 9) {
+ * size is the text's own (class `wrapped` sets none: `.small`'s 10px would override it); `attrs`
+ * go on every line (a centred label: {"text-anchor": "middle"}). Returns how many lines it drew. */
+export function wrapText(parent, x, y, w, words, lines = 2, size = 9, attrs = {}) {
   const per = Math.max(3, Math.floor(w / (size * 0.62)));
   const out = [];
   let line = "";
@@ -123,7 +124,8 @@ export function wrapText(parent, x, y, w, words, lines = 2, size = 9) {
   if (line) out.push(line);
   out.slice(0, lines).forEach((l, i) => parent.appendChild(
     text(x, y + i * (size + 2), i === lines - 1 && out.length > lines ? short(l, per) + "…" : short(l, per),
-         {class: "wrapped", "font-size": size})));
+         {...attrs, class: "wrapped", "font-size": size})));
+  return Math.min(out.length, lines);
 }
 
 export function nameOf(ctx, seat) {

@@ -2,7 +2,7 @@
 // with their cells and purple arrows), the Ships on it, the open Maps with their Treasure
 // tokens on their islands, each seat's hand (face up only when the view holds its cards,
 // else backs by count), equipment and Treasures, and the decks' counts.
-import {card, counter, el, group, piece, seatColour, short, svgRoot, text, whose} from "./svg.js";
+import {card, counter, el, group, piece, seatColour, short, svgRoot, text, whose, wrapText} from "./svg.js";
 
 const CELL = 28;
 
@@ -39,6 +39,8 @@ export function draw(view, ctx) {
           text(p.x + 6, p.y + 20, "✵", {class: "glyph"}));
   }
   const centre = {};
+  const isleName = new Map((b.islands || []).map((i) => [i.id, i.name || i.id]));
+  const named = (id) => isleName.get(id) || id;
   const mapsByIsland = {};
   for (const m of s.open_maps || []) (mapsByIsland[m.token || m.island] ||= []).push(m);
   for (const isle of b.islands || []) {
@@ -52,7 +54,14 @@ export function draw(view, ctx) {
     }
     const n = (isle.cells || []).length || 1;
     centre[isle.id] = {x: sx / n + CELL / 2, y: sy / n + CELL / 2};
-    g.appendChild(text(centre[isle.id].x, centre[isle.id].y + 3, short(isle.name || isle.id, 9), {"text-anchor": "middle", class: "small", "font-size": 7}));
+    // The whole name in up to three centred lines of 8px (about 18 letters each) over the sea
+    // around it (`.small` would make it 10px, and at that size most names were cut after eight),
+    // raised by half a line for each line past the first.
+    const label = el("g");
+    const lines = wrapText(label, centre[isle.id].x, centre[isle.id].y + 3, 3.2 * CELL, isle.name || isle.id, 3, 8,
+                           {"text-anchor": "middle"});
+    label.setAttribute("transform", `translate(0 ${-(lines - 1) * 5})`);
+    g.appendChild(label);
     for (const a of isle.arrows || []) {
       const p = cellXY(a);
       piece(sea, `arrow-${isle.id}-${a.join(",")}`, "arrow", `arrow from ${a.join(",")} into ${isle.name || isle.id}`,
@@ -63,8 +72,8 @@ export function draw(view, ctx) {
   for (const [island, maps] of Object.entries(mapsByIsland)) {
     const p = centre[island];
     if (!p) continue;
-    maps.forEach((m, k) => piece(sea, `token-${m.id}`, "treasure-token", `${m.treasure} treasure token on ${island}`,
-                                 el("circle", {cx: p.x + 8 + k * 6, cy: p.y - 8, r: 6, fill: "#f1c40f", stroke: "#7d6608"})));
+    maps.forEach((m, k) => piece(sea, `token-${m.id}`, "treasure-token", `${m.treasure} treasure token on ${named(island)}`,
+                                 el("circle", {cx: p.x + 10 + k * 6, cy: p.y - 17, r: 6, fill: "#f1c40f", stroke: "#7d6608"})));
   }
   // The Ships.
   const here = {};
@@ -74,7 +83,7 @@ export function draw(view, ctx) {
     if (!at) return;
     const k = (here[x.ship] = (here[x.ship] || 0) + 1) - 1;
     const cx = at.x - 6 + (k % 2) * 12, cy = at.y + Math.floor(k / 2) * 10;
-    piece(sea, `ship-${x.seat}`, "ship", `${whose(ctx, x.seat)}'s ship (${x.color}) on ${x.ship}`,
+    piece(sea, `ship-${x.seat}`, "ship", `${whose(ctx, x.seat)}'s ship (${x.color}) on ${named(x.ship)}`,
           el("path", {d: `M${cx - 9} ${cy} h18 l-4 7 h-10 z M${cx} ${cy} v-11 l8 7 z`, fill: seatColour(x.seat, x.color),
                       stroke: "#111", "stroke-width": 1}));
   });
@@ -84,15 +93,16 @@ export function draw(view, ctx) {
   svg.appendChild(side);
   const sx = gridW + 30;
   side.appendChild(text(sx, 24, "Open Maps", {class: "seat-name"}));
-  (s.open_maps || []).forEach((m, k) => card(side, `map-${m.id}`, sx + k * 84, 32, 78, 60,
-                                               `${m.island}: ${m.treasure}, needs ${equipment.get(m.equipment) || m.equipment}`,
-                                               `open Map ${m.id}: ${m.treasure} on ${m.island}, needs ${equipment.get(m.equipment) || m.equipment}`,
-                                               {kind: "map", lines: 4}));
-  counter(side, "deck", sx, 110, "deck", s.deck_count ?? 0, `Play Deck: ${s.deck_count ?? 0} cards`, "#e5e5e5");
-  counter(side, "discard", sx + 90, 110, "discard", (s.discard || []).length,
+  // What a Map asks first (its treasure and equipment), then where: its token marks the island.
+  (s.open_maps || []).forEach((m, k) => card(side, `map-${m.id}`, sx + k * 84, 32, 78, 72,
+                                               `${m.treasure}, needs ${equipment.get(m.equipment) || m.equipment}, on ${named(m.island)}`,
+                                               `open Map ${m.id}: ${m.treasure} on ${named(m.island)}, needs ${equipment.get(m.equipment) || m.equipment}`,
+                                               {kind: "map", lines: 5}));
+  counter(side, "deck", sx, 116, "deck", s.deck_count ?? 0, `Play Deck: ${s.deck_count ?? 0} cards`, "#e5e5e5");
+  counter(side, "discard", sx + 90, 116, "discard", (s.discard || []).length,
           `discard pile: ${(s.discard || []).length} cards${(s.discard || []).length ? ", top " + s.discard[s.discard.length - 1] : ""}`, "#e5e5e5");
-  counter(side, "map-deck", sx, 136, "maps", s.map_deck_count ?? 0, `Map deck: ${s.map_deck_count ?? 0} cards`, "#e5e5e5");
-  counter(side, "events", sx + 90, 136, "events", s.events_under_anchor ?? 0, `events under the anchor: ${s.events_under_anchor ?? 0}`, "#e5e5e5");
+  counter(side, "map-deck", sx, 142, "maps", s.map_deck_count ?? 0, `Map deck: ${s.map_deck_count ?? 0} cards`, "#e5e5e5");
+  counter(side, "events", sx + 90, 142, "events", s.events_under_anchor ?? 0, `events under the anchor: ${s.events_under_anchor ?? 0}`, "#e5e5e5");
   side.appendChild(text(sx, 180, short(s.awaiting || "", 48), {class: "small"}));
   if (s.move_value !== null && s.move_value !== undefined) side.appendChild(text(sx, 196, `move value ${s.move_value}`, {class: "small"}));
 
