@@ -298,9 +298,13 @@ function drawBoard(view, before) {
       }
     }
   }
+  // And what is no longer drawn (dice cleared, a card played from a stack): said in words.
+  const drawn = new Set([...svg.querySelectorAll(".piece")].map((p) => p.dataset.key));
+  const gone = old ? [...was].filter(([key]) => !drawn.has(key)).map(([, label]) => label) : [];
   const events = entries.filter((e) => e.version === view.version).map((e) => e.type || "(hidden)");
   $("changes").textContent = `At version ${view.version}: ${events.join(", ") || "the game was created"}.` +
-    (changed.length ? ` Highlighted: ${changed.length} piece${changed.length > 1 ? "s" : ""} changed.` : "");
+    (changed.length ? ` Highlighted: ${changed.length} piece${changed.length > 1 ? "s" : ""} changed.` : "") +
+    (gone.length ? ` Gone: ${gone.slice(0, 8).join("; ")}${gone.length > 8 ? `; and ${gone.length - 8} more` : ""}.` : "");
   figure.replaceChildren(svg);
 }
 

@@ -430,3 +430,31 @@ def test_the_console_check_would_catch_an_error(served, browser):
     page.wait_until("new Promise((done) => setTimeout(() => done(true), 50))")
     errors = page.console_errors()
     assert errors[0] == "drawn wrong" and "late" in errors[1]
+
+
+def test_what_changed_names_status_lines_and_what_is_no_longer_drawn(served, browser):
+    """'What changed' covers the status lines (here Valeria's awaiting line, a piece like any
+    other) and says in words what the version before drew and this one does not (the dice,
+    once cleared)."""
+    client = served.app.test_client()
+    game = create(client, "valeria-card-kingdoms")
+    rng = random.Random(8)
+    views = [game.view()]
+    cleared = None
+    for _ in range(200):
+        assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
+        views.append(game.get("", game.seat(0)).get_json())
+        if views[-2]["state"]["dice"] and not views[-1]["state"]["dice"]:
+            cleared = views[-1]
+            break
+    assert cleared is not None, "no version cleared the dice within 200 commands"
+    version, before = cleared["version"], game.get(f"?version={cleared['version'] - 1}", game.seat(0)).get_json()
+    assert before["state"]["dice"], before["state"]
+    page = browser.open(f"{served.base}/viewer?game={game.id}&token={game.created['seats'][0]['token']}", console=True)
+    page.wait_until('!!document.querySelector("svg.board")')
+    show_version(page, version)
+    words = page.evaluate('document.getElementById("changes").textContent')
+    assert "Gone: " in words and f"die 1: {before['state']['dice'][0]}" in words, words
+    if before["state"]["awaiting"] != cleared["state"]["awaiting"]:
+        assert "awaiting" in page.evaluate(CHANGED)
+    assert page.console_errors() == []

@@ -101,7 +101,10 @@ export function draw(view, ctx) {
                                             text(470 + k * 40, 44, k + 1, {class: "small"})));
   top.appendChild(text(420, 24, "flags", {class: "small"}));
   Object.entries(s.deck_counts || {}).forEach(([deck, n], k) => counter(top, `deck-${deck}`, 20 + k * 90, below, deck, n, `${deck} deck: ${n} cards`, "#e5e5e5"));
-  if (s.anomaly_top) top.appendChild(text(300, below + 14, `Anomaly: ${short(named.get(s.anomaly_top) || s.anomaly_top, 24)}`, {class: "small"}));
+  if (s.anomaly_top) {  // a piece, so that "what changed" marks a new Anomaly
+    piece(top, "anomaly-top", "status", `Anomaly on top: ${named.get(s.anomaly_top) || s.anomaly_top}`,
+          text(300, below + 14, `Anomaly: ${short(named.get(s.anomaly_top) || s.anomaly_top, 24)}`, {class: "small"}));
+  }
 
   // Each seat: harbor and mat pieces, plans, artifacts, doubloons, gems.
   seats.forEach((st, i) => {

@@ -103,8 +103,11 @@ export function draw(view, ctx) {
           `discard pile: ${(s.discard || []).length} cards${(s.discard || []).length ? ", top " + s.discard[s.discard.length - 1] : ""}`, "#e5e5e5");
   counter(side, "map-deck", sx, 142, "maps", s.map_deck_count ?? 0, `Map deck: ${s.map_deck_count ?? 0} cards`, "#e5e5e5");
   counter(side, "events", sx + 90, 142, "events", s.events_under_anchor ?? 0, `events under the anchor: ${s.events_under_anchor ?? 0}`, "#e5e5e5");
-  side.appendChild(text(sx, 180, short(s.awaiting || "", 48), {class: "small"}));
-  if (s.move_value !== null && s.move_value !== undefined) side.appendChild(text(sx, 196, `move value ${s.move_value}`, {class: "small"}));
+  // Status lines are pieces too, so that "what changed" marks them.
+  if (s.awaiting) piece(side, "awaiting", "status", s.awaiting, text(sx, 180, short(s.awaiting, 48), {class: "small"}));
+  if (s.move_value !== null && s.move_value !== undefined) {
+    piece(side, "move-value", "status", `move value ${s.move_value}`, text(sx, 196, `move value ${s.move_value}`, {class: "small"}));
+  }
 
   // Each seat: hand (face up if the view holds it, else backs), equipment, Treasures.
   const yS = y0 + gridH + 20, panelW = Math.floor((width - 10) / perLine);

@@ -103,10 +103,11 @@ export function draw(view, ctx) {
   const dice = group("the dice and the unseen piles");
   svg.appendChild(dice);
   (s.dice || []).forEach((d, k) => die(dice, `die-${k}`, 10 + k * 36, y, d, `die ${k + 1}: ${d}`));
-  if (s.values) dice.appendChild(text(90, y + 20, `values ${s.values.join(" / ")}`, {class: "small"}));
+  // Status lines are pieces too, so that "what changed" marks them.
+  if (s.values) piece(dice, "values", "status", `values ${s.values.join(" / ")}`, text(90, y + 20, `values ${s.values.join(" / ")}`, {class: "small"}));
   counter(dice, "dukes-unseen", 220, y + 4, "dukes", s.dukes_unseen ?? 0, `Dukes nobody holds: ${s.dukes_unseen ?? 0}, face down`, "#e5e5e5");
   counter(dice, "exhausted", 310, y + 4, "exhausted", s.exhausted_stack ?? 0, `exhausted stacks: ${s.exhausted_stack ?? 0}`, "#e5e5e5");
-  dice.appendChild(text(410, y + 18, short(s.awaiting || "", Math.floor((width - 420) / 6)), {class: "small"}));
+  if (s.awaiting) piece(dice, "awaiting", "status", s.awaiting, text(410, y + 18, short(s.awaiting, Math.floor((width - 420) / 6)), {class: "small"}));
   y += 44;
   if (cs) {
     const isl = s.islands;
