@@ -570,7 +570,9 @@ REFILLS = {"araby": "a Goods token refilling Araby, by its copy id such as 'fabr
 
 def _refresh(d: Draft, island: str) -> None:
     """[CS Sail step 4] Araby and Nae Aerie slide down toward the cheaper slots and fill the top
-    from the supply; Amarynth draws a Noble into each empty slot. A slot left empty ends the game (VA-17)."""
+    from the supply; Amarynth draws a Noble into each empty slot. A slot left empty ends the game (VA-17).
+    VA-2: a supply too short to fill every empty slot fills the cheapest of them, next to the
+    tokens moved down, so the slots left empty are the dearest (top) ones."""
     s = d.s
     slots = _slots(s, island)
     supply = s.goods_supply if island == "araby" else s.tome_supply if island == "nae_aerie" else s.noble_deck
@@ -581,7 +583,9 @@ def _refresh(d: Draft, island: str) -> None:
         new = list(slots)
     pool, drawn = list(supply), []
     where = REFILLS[island]
-    empty = [i for i, x in enumerate(new) if x is None][:len(pool)]   # as many as the supply fills
+    empty = [i for i, x in enumerate(new) if x is None]
+    if len(empty) > len(pool):   # as many as the supply fills: the cheapest (bottom) ones, top first (VA-2)
+        empty = empty[len(empty) - len(pool):] if island != "amarynth" else empty[:len(pool)]
     for k, i in enumerate(empty):
         got = d.reveal(pool, where, more=len(empty) - k - 1)
         pool.remove(got)

@@ -18,7 +18,7 @@ from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
-RULESET_VERSION = "1.6.0"
+RULESET_VERSION = "1.7.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
@@ -61,6 +61,11 @@ OPTIONS_SCHEMA = {
                            "place onto the Exhausted card stack': the Monster Events certainly among those set out face "
                            "down, at most one per player; the rest are drawn at random as usual. Only with the Monster "
                            "Events (Crimson Seas, or expansions ['monster_events']). Not sent: none (VP-48)"},
+        "solo_vp_tokens": {"type": "boolean", "default": False,
+                           "description": "solo variant only: true counts your Victory Point tokens in your score "
+                                          "against the Dark Lord, as the base game's scoring does [BR p.8]; the Solo "
+                                          "Variant's own list [BR p.17] (your slain Monsters, built Domains and Duke) "
+                                          "leaves them out, and so does the default (VP-26)"},
         "edition": {"type": "string", "maxLength": 30, "default": "first",
                     "description": "refused unless 'first': the second edition is not supported"},
         "variant": {"anyOf": [{"type": "string", "maxLength": 30},
@@ -566,7 +571,7 @@ def _variant_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
         elif name not in VARIANTS:
             problems.append(f"options.variant: '{name}' is not a variant: send 'standard', 'solo' or 'mixed_citizens', "
                             "or a list of distinct ones among 'solo' and 'mixed_citizens' [BR p.16-18]")
-    problems += _solo_problems(cs, names, n, opts["expansions"])
+    problems += _solo_problems(cs, names, n, opts["expansions"], opts.get("solo_vp_tokens", False))
     if "mixed_citizens" in names:
         if opts["citizen_types"] is not None:
             problems.append("options.citizen_types: 'take all of the Citizen Types with the same Activation number and "
@@ -577,7 +582,7 @@ def _variant_problems(cs: bool, opts: dict, content: dict, n: int) -> list[str]:
     return problems
 
 
-def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str]) -> list[str]:
+def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str], solo_vp_tokens: bool = False) -> list[str]:
     """[BR p.16] the Solo Variant: one player and variant 'solo', never one without the other (VP-21);
     not with Crimson Seas nor its Monster Events (VA-4); with the Mixed Citizen Variant, both variants'
     rules (VP-49)."""
@@ -590,6 +595,9 @@ def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str]) ->
     if n == 1 and "solo" not in names:
         return ["players: one player plays the solo variant against the Dark Lord: send options.variant 'solo' "
                 "[BR p.16] (VP-21)"]
+    if "solo" not in names and solo_vp_tokens:
+        return ["options.solo_vp_tokens: only the Solo Variant scores against the Dark Lord; the base game always "
+                "counts Victory Point tokens [BR p.8] (VP-26)"]
     if "solo" in names and MONSTER_EVENTS in expansions:
         return ["options.expansions: solo play is not defined with Crimson Seas' Monster Events, set out one per player "
                 "and turning up where the Dark Lord's Monsters capture [CS Monster Event Cards] (VA-4)"]

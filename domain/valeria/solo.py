@@ -204,11 +204,22 @@ def dark_lord_points(s: ValeriaState) -> dict:
     return parts
 
 
+def your_points(s: ValeriaState) -> dict:
+    """[BR p.17] "Total your score as follows": your slain Monsters, built Domains and Duke. The
+    base game's list [BR p.8] also counts Victory Point tokens; the Solo Variant's does not, so they
+    count only with the option `solo_vp_tokens` (VP-26)."""
+    parts = rules.points(s, 0)
+    if s.options.get("solo_vp_tokens"):
+        return parts
+    parts = {k: v for k, v in parts.items() if k not in ("tokens", "total")}
+    return {**parts, "total": sum(parts.values())}
+
+
 def result(s: ValeriaState, reason: str) -> dict:
     """VP-27: the seat wins or loses; an equal score is a draw (VP-26). The Dark Lord is not a
     seat: his Duke (and, when scored, his points) are shown apart. Your points are shown as they
     stand; they decide only the scored ending."""
-    mine = rules.points(s, 0)
+    mine = your_points(s)
     out: dict = {"winners": [], "reason": reason, "solo": "lost", "standings": [0], "tie_breaks": [],
                  "totals": [mine["total"]], "points": [mine], "cards": [rules.cards_in_tableau(s, 0)],
                  "dark_lord": {"duke": getattr(s, "dark_lord", None)}}

@@ -327,6 +327,25 @@ def test_an_island_that_cannot_fill_its_three_slots_meets_the_end(island, supply
     assert of(events, "GameEnded") and "goods" in t.state.result["points"][0]
 
 
+@pytest.mark.parametrize("island, supply, slots", [("araby", "goods_supply", "araby"), ("nae_aerie", "tome_supply", "nae")])
+def test_a_short_supply_fills_the_cheapest_empty_slots_next_to_the_tokens_moved_down(island, supply, slots):
+    """[CS Sail step 4] 'move Goods tokens down to cover up empty slots. (In this way, they become
+    less expensive.) Draw new Goods tokens from the supply and place them face-up in any remaining
+    empty slots.' With one token left to draw after buying the bottom two, the token left on the
+    island moves to the bottom slot and the drawn one goes beside it: only the dearest slot stays
+    empty (VA-2)."""
+    t = SeasTable()
+    top = getattr(t.state, slots)[0]
+    left = getattr(t.state, supply)[:1]
+    setattr(t.state, supply, list(left))
+    t.to_actions()
+    t.purse(0, gold=20)
+    events = t.do(0, {"type": "sail", "island": island, "slots": [1, 2], "revealed": left})
+    refreshed = of(events, "IslandRefreshed")[0]
+    assert refreshed["slots"] == [None, left[0], top] and refreshed["drawn"] == left and refreshed["failed"]
+    assert getattr(t.state, slots) == [None, left[0], top]
+
+
 def test_the_resting_player_activates_no_coxswain():
     """[BR p.16] 'The Resting Player does not harvest Resources during the Active Player's turn.' (VA-4)"""
     t = SeasTable(players=5)

@@ -110,6 +110,8 @@ def test_a_server_game_draws_the_dark_lord_from_the_dukes_not_dealt():
      "setup.dark_lord: only the solo variant has a Dark Lord"),
     (R, 1, {**SOLO, "expansions": ["monster_events"]}, None,
      "options.expansions: solo play is not defined with Crimson Seas' Monster Events"),
+    (R, 2, {"solo_vp_tokens": True}, None, "options.solo_vp_tokens: only the Solo Variant scores against the Dark Lord"),
+    (CS, 2, {"solo_vp_tokens": True}, None, "options.solo_vp_tokens: only the Solo Variant scores against the Dark Lord"),
     (CS, 1, SOLO, None, "options.variant: solo play is not defined with Crimson Seas"),
     (CS, 1, None, None, "players: solo play is not defined with Crimson Seas"),
 ])
@@ -372,23 +374,36 @@ def test_slaying_every_monster_wins_at_once():
     t.purse(0, strength=1)
     events = t.do(0, {"type": "slay", "stack": "hills"})
     ended = of(events, "GameEnded")[0]
-    points = {"monsters": 0, "domains": 0, "tokens": 1, "duke": 0, "total": 1}   # the Kobold's 1 VP token
+    points = {"monsters": 0, "domains": 0, "duke": 0, "total": 0}   # the Kobold's 1 VP token is not on the solo list
     assert ended["result"] | {} == {"winners": [0], "reason": "all_monsters_slain", "solo": "won", "standings": [0],
-                                    "tie_breaks": [], "dark_lord": {"duke": "duke_dara"}, "totals": [1],
+                                    "tie_breaks": [], "dark_lord": {"duke": "duke_dara"}, "totals": [0],
                                     "points": [points], "cards": [4]}
     assert t.state.actions_left == 1 and R.status(t.state).result["solo"] == "won"
-    assert R.status(t.state).result["ranking"] == [{"seat": 0, "rank": 1, "score": 1}]
+    assert R.status(t.state).result["ranking"] == [{"seat": 0, "rank": 1, "score": 0}]
 
 
-def five_stacks(vp: int):
+def five_stacks(vp: int, options: dict = SOLO):
     """Four Citizen stacks exhausted and a lone Merchant: recruiting it exhausts a fifth stack. The
     Dark Lord (the Duke of Dara: 2 VP per Holy icon, 2 per Boss) has captured two Monks and the
     Moonwell; no Monster was slain (hills 9, ruins 11, forest 10, valley 13, mountains 15 VP)."""
-    t = SoloTable().empty("thief", "champion", "alchemist", "miner").leave("merchant", 1)
+    t = SoloTable(options=options).empty("thief", "champion", "alchemist", "miner").leave("merchant", 1)
     t.state.captured += [t._take("monk"), t._take("monk"), t._take("moonwell")]
     t.to_actions(1, 2)
     t.purse(0, gold=1, vp=vp)   # Duke of Ash: 3 per Domain, 1 per 3 of each resource: 0 after paying
     return t, t.do(0, {"type": "recruit", "stack": "merchant"})
+
+
+def test_five_exhausted_stacks_score_your_monsters_domains_and_duke_not_your_tokens():
+    """[BR p.17] 'Total your score as follows: Total Victory Points on all of your slain Monsters.
+    Total Victory Points on all of your built Domains. Total Victory Points based on the instructions
+    at the bottom of your Duke card.' The base game's fourth line, 'Victory Point tokens in your
+    possession' [BR p.8], is not on it: 80 tokens score nothing against the Dark Lord's 79 (VP-26)."""
+    t, events = five_stacks(80)
+    result = of(events, "GameEnded")[0]["result"]
+    assert result["points"] == [{"monsters": 0, "domains": 0, "duke": 0, "total": 0}]
+    assert (result["solo"], result["winners"], result["totals"]) == ("lost", [], [0])
+    assert result["dark_lord"]["points"]["total"] == 79
+    assert R.status(t.state).result["ranking"] == [{"seat": 0, "rank": 2, "score": 0}]
 
 
 @pytest.mark.parametrize("vp, outcome, winners", [(80, "won", [0]), (78, "lost", []), (79, "draw", [])])
@@ -397,8 +412,9 @@ def test_five_exhausted_stacks_score_against_the_dark_lord(vp, outcome, winners)
     Victory Points on all surviving Monsters', 'on all Domains captured', and his Duke 'as applied to
     the surviving Monsters, the captured Citizens and the captured Domains': 58 + 3 + (2 x 4 Holy
     icons + 2 x 5 Bosses) = 79. 'If the Dark Lord's score is higher than your score... You have lost';
-    'If your score is higher ... You have won'; equal: a draw (VP-26)."""
-    t, events = five_stacks(vp)
+    'If your score is higher ... You have won'; equal: a draw (VP-26). Here the table counts its
+    Victory Point tokens too (the option solo_vp_tokens), as the base game does [BR p.8]."""
+    t, events = five_stacks(vp, {**SOLO, "solo_vp_tokens": True})
     result = of(events, "GameEnded")[0]["result"]
     assert result["reason"] == "exhausted_stacks" and t.state.actions_left == 1
     assert result["dark_lord"] == {"duke": "duke_dara", "points": {"monsters": 58, "domains": 3, "duke": 18, "total": 79}}
