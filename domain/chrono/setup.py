@@ -37,8 +37,11 @@ OPTIONS_SCHEMA: dict = {
                                              "players, since fewer never fill a 4th place: CP-17)."},
         "flag_breaks_condition_ties": {"type": "boolean", "default": True,
                                        "description": "CA-12: the Flag track breaks ties inside effects (Scrying Mirror)."},
-        "artifacts_per_turn": {"enum": [0, 1], "default": 1, "description": "CA-21"},
-        "volcano_min_stage": {"enum": list(STAGES), "default": "EXPANDING", "description": "CA-28"},
+        "artifacts_per_turn": {"enum": [0, 1], "default": 1,
+            "description": "CA-21: Artifact cards a player may play on their own Loop turn, before or after the plan: 1, or 0 "
+                           "(none are played)"},
+        "volcano_min_stage": {"enum": list(STAGES), "default": "EXPANDING",
+            "description": "CA-28: the lowest Loop stage at which a volcano gives rewards, whatever place"},
     },
 }
 
