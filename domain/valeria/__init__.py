@@ -119,7 +119,7 @@ CRIMSON_SEAS = kit.ruleset(
     name="Valeria: Card Kingdoms - Crimson Seas",
     min_players=2,
     max_players=5,
-    summary="Valeria: Card Kingdoms with the Crimson Seas expansion (../shared/rules/crimson-seas.txt): the Island "
+    summary="Valeria: Card Kingdoms with the Crimson Seas expansion: the Island "
             "Board (Goods, Tomes, Nobles, Exekratys), Maps and the Sail action, the Coxswain, Wardens and '+' Monsters, "
             "and Monster Events waiting on the Exhausted stack.",
     table_setup_schema=_setup.CS_TABLE_SETUP_SCHEMA,

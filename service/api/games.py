@@ -35,7 +35,7 @@ READ_AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
 # reads backwards), zero-width character or byte-order mark: names are shown to other players.
 # A pattern, so that the contract says it too.
 NAME_PATTERN = (r"^[^\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e"
-                r"\u2060\u2066-\u2069\ufeff]+$")
+                r"\u2060\u2066-\u2069\ufeff]*$")  # "*": an empty name is told only its length
 
 
 class PlayerSchema(ma.Schema):

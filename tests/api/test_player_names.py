@@ -103,7 +103,10 @@ def test_a_name_is_1_to_64_characters(client):
     assert create(client, "K", "D").status_code == 201
     assert create(client, "K" * 64, "D").status_code == 201
     assert create(client, "K" * 65, "D").status_code == 400
-    assert create(client, "", "D").status_code == 400
+    empty = create(client, "", "D")
+    assert empty.status_code == 400
+    # told its length only: an empty name holds no forbidden character
+    assert empty.get_json()["errors"]["players"]["0"]["name"] == ["Length must be between 1 and 64."]
 
 
 def test_a_name_that_normalization_lengthens_past_64_is_a_400(client):
