@@ -293,6 +293,9 @@ def test_the_viewer_draws_the_table_as_a_seat_sees_it(served, wide, case):
         expected = {**case.pieces(view["state"], content), **case.hidden(view["state"], you)}
         drawn = {selector: count(page, selector) for selector in expected}
         assert drawn == expected, (version, view["state"])
+        if case.ruleset == "corsairs-of-valeria" and view["status"] == "finished":   # no phase runs once it is over
+            words = page.evaluate('document.querySelector("svg.board").textContent')
+            assert "The last turn" in words and "phase" not in words, words
         if version == moved_at:
             marked = set(page.evaluate(CHANGED))
             assert moved <= marked, (version, moved, marked)

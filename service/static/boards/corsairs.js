@@ -127,7 +127,10 @@ export function draw(view, ctx) {
   const t = s.turn || {};
   const roll = group(`the dice of the current roll (turn ${t.number ?? "-"})`);
   svg.appendChild(roll);
-  roll.appendChild(text(20, y + 18, `Turn ${t.number ?? "-"}, ${players[t.seat] ? players[t.seat].name : "-"}, phase ${t.phase ?? "-"}:`, {class: "small"}));
+  const who = players[t.seat] ? players[t.seat].name : "-";
+  // Once the game is over no phase is running: the dice are the last turn's.
+  roll.appendChild(text(20, y + 18, view.status === "finished" ? `The last turn (${t.number ?? "-"}), ${who}'s dice:`
+    : `Turn ${t.number ?? "-"}, ${who}, phase ${t.phase ?? "-"}:`, {class: "small"}));
   (t.dice || []).forEach((face, i) => die(roll, `die-${i}`, 200 + i * (dieWidth(face) + 6), y, face, `die ${i + 1} of ${t.dice.length}: ${face}`));
   if (s.supply_silver !== null && s.supply_silver !== undefined) {
     counter(svg, "supply", width - 110, y + 4, "supply", s.supply_silver, `silver supply: ${s.supply_silver}`, "#e5e5e5");
