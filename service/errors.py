@@ -77,7 +77,9 @@ class ProblemSchema(ma.Schema):
     status = ma.fields.Integer(required=True)
     detail = ma.fields.String(required=True)
     instance = ma.fields.String(required=True)
-    code = ma.fields.String(required=True, metadata={"description": "Stable machine code"})
+    code = ma.fields.String(required=True, metadata={"description": (
+        "Stable machine code: docs/api.md, Errors, lists every code outside the rules; any other "
+        "is a rule of the game, with its section")})
     section = ma.fields.String(metadata={"description": "Rulebook section enforced (422 rules rejections)"})
     ruling = ma.fields.String(metadata={"description": "Ruling id in docs/rulings.md, when the rule is ours"})
     problems = ma.fields.List(ma.fields.String(), metadata={"description": "Every problem found (INVALID_GAME, INVALID_COMMAND)"})
