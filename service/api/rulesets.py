@@ -1,8 +1,11 @@
 """GET /rulesets and /rulesets/{id}: the games Parley adjudicates, and how to talk to them."""
 from __future__ import annotations
 
+import hashlib
+import json
+
 import marshmallow as ma
-from flask import current_app
+from flask import current_app, request
 
 from service.api import Blueprint
 from service.errors import Problem
@@ -49,6 +52,24 @@ class RulesetSchema(RulesetSummarySchema):
                               metadata={"description": "JSON Schema of each command body, by type"})
 
 
+# The rulesets change only with a deploy: each answer carries an ETag of its contents, and a
+# cache (answers are Cache-Control: no-cache) revalidates with If-None-Match for a 304, not the
+# whole document again (about 20 KB a ruleset).
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                 "description": "The ETag of this answer as you got it before (or \"*\"): 304 while it is unchanged"}
+ETAG_HEADER = {"ETag": {"description": "A digest of the answer's contents: it changes when they do",
+                        "schema": {"type": "string"}}}
+NOT_MODIFIED = "Not Modified: the If-None-Match sent names this answer's ETag, so the copy you hold is current; no body"
+
+
+def tagged(body: dict):
+    """The answer with its ETag, or 304 when If-None-Match names it (weak comparison, RFC 9110 13.1.2)."""
+    tag = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()[:32]
+    if request.if_none_match.contains_weak(tag):
+        return current_app.response_class(status=304, headers={"ETag": f'"{tag}"'})
+    return body, 200, {"ETag": f'"{tag}"'}
+
+
 def rulesets() -> dict:
     return current_app.config["RULESETS"]
 
@@ -60,17 +81,19 @@ def summary(ruleset) -> dict:
 
 
 @blp.route("")
-@blp.doc(operationId="listRulesets")
-@blp.response(200, RulesetListSchema)
+@blp.doc(operationId="listRulesets", parameters=[IF_NONE_MATCH])
+@blp.response(200, RulesetListSchema, headers=ETAG_HEADER)
+@blp.documented(blp.alt_response(304, description=NOT_MODIFIED, headers=ETAG_HEADER))
 @blp.problems()
 def list_rulesets():
     """Every ruleset this service adjudicates."""
-    return {"rulesets": [summary(r) for r in rulesets().values()]}
+    return tagged({"rulesets": [summary(r) for r in rulesets().values()]})
 
 
 @blp.route("/<string:ruleset_id>")
-@blp.doc(operationId="getRuleset")
-@blp.response(200, RulesetSchema)
+@blp.doc(operationId="getRuleset", parameters=[IF_NONE_MATCH])
+@blp.response(200, RulesetSchema, headers=ETAG_HEADER)
+@blp.documented(blp.alt_response(304, description=NOT_MODIFIED, headers=ETAG_HEADER))
 @blp.problems(404)
 def get_ruleset(ruleset_id: str):
     """One ruleset: its options, content schema, default content and command schemas."""
@@ -78,11 +101,11 @@ def get_ruleset(ruleset_id: str):
     if ruleset is None:
         raise Problem(404, "There is no ruleset with this id; GET /rulesets lists them.",
                       "RULESET_NOT_FOUND")
-    return {**summary(ruleset), "options_schema": ruleset.options_schema,
-            "content_schema": ruleset.content_schema, "default_content": ruleset.default_content,
-            "setup_schema": getattr(ruleset, "table_setup_schema", None),
-            "variants": [variant_answer(v) for v in ruleset.variants],
-            "commands": ruleset.command_schemas}
+    return tagged({**summary(ruleset), "options_schema": ruleset.options_schema,
+                   "content_schema": ruleset.content_schema, "default_content": ruleset.default_content,
+                   "setup_schema": getattr(ruleset, "table_setup_schema", None),
+                   "variants": [variant_answer(v) for v in ruleset.variants],
+                   "commands": ruleset.command_schemas})
 
 
 def variant_answer(variant) -> dict:

@@ -131,6 +131,31 @@ def test_a_public_document_is_stored_only_to_be_revalidated(client):
     assert client.get("/rulesets/nope").headers["Cache-Control"] == "no-store"  # errors never
 
 
+@pytest.mark.parametrize("path", ["/rulesets", f"/rulesets/{hoard.RULESET.id}"])
+def test_a_ruleset_is_revalidated_with_its_etag_for_a_304(client, path):
+    """A client keeps a ruleset (about 20 KB) and asks again with If-None-Match: 304, no body,
+    while it is unchanged; any other tag gets the whole answer, with the same ETag."""
+    first = client.get(path)
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and tag.startswith('"') and first.headers["Cache-Control"] == "no-cache"
+    same = client.get(path, headers={"If-None-Match": tag})
+    assert (same.status_code, same.data, same.headers["ETag"]) == (304, b"", tag)
+    assert same.headers["Cache-Control"] == "no-cache"
+    assert client.get(path, headers={"If-None-Match": "W/" + tag}).status_code == 304   # weak comparison
+    other = client.get(path, headers={"If-None-Match": '"0"'})
+    assert other.status_code == 200 and other.get_json() == first.get_json() and other.headers["ETag"] == tag
+
+
+def test_a_rulesets_etag_is_of_its_contents():
+    """Two rulesets' answers have different tags; two servers serving the same rulesets give the
+    same tag, so a cache in front of several nodes revalidates across them."""
+    a, b = create_app(), create_app()
+    tags = {client.get(f"/rulesets/{rid}").headers["ETag"] for client in (a.test_client(),)
+            for rid in ("corsairs-of-valeria", "league-of-pirates")}
+    assert len(tags) == 2
+    assert a.test_client().get("/rulesets").headers["ETag"] == b.test_client().get("/rulesets").headers["ETag"]
+
+
 @pytest.mark.parametrize("path", ["/games", "/healthz", "/readyz"])
 def test_public_but_changing_answers_are_not_stored_either(client, path):
     assert client.get(path).headers["Cache-Control"] == "no-store"

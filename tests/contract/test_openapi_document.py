@@ -95,6 +95,7 @@ def test_every_kind_of_401_carries_the_www_authenticate_the_contract_declares():
 @pytest.mark.parametrize("operation, header", [
     ("sendCommand", "If-Match"), ("sendCommand", "Idempotency-Key"), ("sendCommand", "Prefer"),
     ("createGame", "Idempotency-Key"), ("getGame", "If-None-Match"), ("streamEvents", "Last-Event-ID"),
+    ("listRulesets", "If-None-Match"), ("getRuleset", "If-None-Match"),
 ])
 def test_each_request_header_an_operation_honours_is_declared_on_it(operation, header):
     """A generated client sends only the headers the contract declares: one the server honours but
