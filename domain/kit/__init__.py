@@ -14,10 +14,10 @@ Nothing here knows any game's rules.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
-import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from importlib import resources
@@ -107,12 +107,19 @@ class LRU:
 
     Caches keyed by a content fingerprint use it so that a worker fed endless distinct custom
     contents keeps only the last few (and whatever its live states hold); an entry dropped
-    is rebuilt from the content on the next use. Thread-safe (gunicorn may run threads)."""
+    is rebuilt from the content on the next use.
+
+    Safe from any thread without a lock: each step is one call on the OrderedDict, which
+    CPython makes atomic (the keys are strings, whose hashing calls no Python code), and a step
+    that finds its key gone meanwhile (another thread dropped it) is skipped. Under gevent a
+    lock was a hazard, not a guard: threading.Lock is then a gevent lock, and the native
+    threads that verifications run in (service/serving.py offload) waited on it for ever when
+    it was contended (an outside audit, 2026-12-04: 9 of a worker's 10 pool threads stuck).
+    Two threads racing may both build a value, and the LRU order may be off by one use."""
 
     def __init__(self, size: int):
         self.size = size
         self._items: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._items)
@@ -122,19 +129,22 @@ class LRU:
 
     def get(self, key):
         """The value, now the most recently used; KeyError when absent."""
-        with self._lock:
-            value = self._items[key]
+        value = self._items[key]
+        with contextlib.suppress(KeyError):   # dropped by another thread since: still a good value
             self._items.move_to_end(key)
-            return value
+        return value
 
     def setdefault(self, key, value):
         """Keep `value` unless the key is present (the first value stays); returns the kept one."""
-        with self._lock:
-            kept = self._items.setdefault(key, value)
+        kept = self._items.setdefault(key, value)
+        with contextlib.suppress(KeyError):
             self._items.move_to_end(key)
-            while len(self._items) > self.size:
+        while len(self._items) > self.size:
+            try:
                 self._items.popitem(last=False)
-            return kept
+            except KeyError:   # emptied by another thread meanwhile
+                break
+        return kept
 
     def get_or_build(self, key, build: Callable[[], object]):
         """The value for key, built (outside the lock) and kept if absent."""

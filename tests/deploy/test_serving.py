@@ -176,6 +176,40 @@ except MalformedExport as error:
     assert out.stderr == "", out.stderr
 
 
+def test_offloaded_threads_and_greenlets_share_the_rules_caches_without_hanging():
+    """Verifications run in the hub's native threads (offload) while the worker's greenlets adjudicate,
+    and both use the rulesets' compiled-content caches (kit.LRU). Under gevent a threading.Lock is
+    a gevent lock, which native threads contending for it waited on for ever: an audit left 9 of a
+    worker's 10 pool threads stuck, their verifications unanswered. Ten threads and a greenlet
+    hammer one small cache here; every one must finish."""
+    script = """
+from gevent import monkey
+monkey.patch_all()
+import gevent
+from domain.kit import LRU
+cache = LRU(4)
+def use(i):
+    for k in range(20000):
+        key = f"k{(i + k) % 7}"
+        assert cache.get_or_build(key, lambda: [key])[0] == key
+    return i
+pool = gevent.get_hub().threadpool
+pool.maxsize = 10
+jobs = [pool.spawn(use, i) for i in range(10)]
+def greenlet():
+    for k in range(20000):
+        cache.get_or_build(f"k{k % 7}", lambda: [f"k{k % 7}"])
+        if k % 100 == 0:
+            gevent.sleep(0)
+jobs.append(gevent.spawn(greenlet))
+done = gevent.joinall(jobs, timeout=20)
+print(len(done), len(jobs), len(cache) <= 4)
+"""
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
+                         timeout=60)
+    assert out.stdout.split() == ["11", "11", "True"], out.stderr
+
+
 # -- the Procfile's server --------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
