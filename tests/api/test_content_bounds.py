@@ -181,3 +181,9 @@ def test_a_large_effect_repeated_is_refused_for_what_it_would_lay_out_at_every_s
     content["anomalies"][0]["effects"]["OPENING"] = bulky   # once: 1 step of 28 KB
     status, body = _create(corsairs_client, content)
     assert status == 201, body
+    # Like an outside audit's program: 3.7 KB repeated 10 times, 41 KB stored with every command
+    # while it runs (the audit's stored 251 KB under the 256 KiB bound before Chrono 1.5.0): refused now.
+    content["anomalies"][0]["effects"]["OPENING"] = {"repeat": {"n": 10, "do": {
+        "op": "gain", "doubloons": 1, "note": [["x" * 90] * 20] * 2}}}
+    status, body = _create(corsairs_client, content)
+    assert status == 422 and any("lay out" in p for p in body["problems"]), body["problems"]
