@@ -15,8 +15,12 @@ def view(s: CorsairsState, viewer) -> dict:
         return {}
     board = s.board
     t = s.turn
+    # The Captain's name as the game's content gives it (custom content may add Captains), else
+    # as the rulebook prints it.
+    named = {c["id"]: c.get("name") for c in s.content.get("captains", []) if isinstance(c, dict)}
     out = {
-        "players": [{"seat": i, "name": p.name, "captain": p.captain, "captain_name": CAPTAIN_NAMES.get(p.captain),
+        "players": [{"seat": i, "name": p.name, "captain": p.captain,
+                     "captain_name": named.get(p.captain) or CAPTAIN_NAMES.get(p.captain),
                      "silver": p.silver, "grog": p.grog, "treasure": p.treasure, "position": p.position}
                     for i, p in enumerate(s.players)],
         "skull_island_silver": s.skull_silver,

@@ -1,5 +1,5 @@
 """Corsairs of Valeria: the ten printed Captain Cards. [Captain Cards]"""
-from tests.domain.corsairs.table import Table
+from tests.domain.corsairs.table import R, Table
 
 
 def test_willem_pays_one_grog_to_set_a_cannon_before_rolling_the_other_four():
@@ -112,3 +112,14 @@ def test_hook_joining_a_ship_in_his_own_space_spends_two_cannons_and_triggers_no
     events = t.do("Kira", {"type": "hook_move", "target": 1})
     assert t.types(events) == ["ShipMoved"] and t.player("Kira").grog == 3
     assert t.state.turn.cannons_spent == 2
+
+
+def test_a_captains_name_in_the_view_is_the_games_content():
+    """The view names each Captain as the game's content does (custom content may rename or add
+    Captains); the reference content's names are the rulebook's."""
+    t = Table(captains=("WILLEM", "HOOK", "JAGER"))
+    shown = [p["captain_name"] for p in R.view(t.state, None)["players"]]
+    assert shown == ["Willem the Artificer", "Captain Hook", "Jäger Knot the Half-Orc"]
+    t.state.content = {**t.state.content, "captains": [{**c, "name": "Willem the Bold"} if c["id"] == "WILLEM" else c
+                                                       for c in t.state.content["captains"]]}
+    assert R.view(t.state, None)["players"][0]["captain_name"] == "Willem the Bold"
