@@ -12,7 +12,7 @@ from .board import content_problems
 from .printed import PRINTED_CAPTAINS, SECTIONS, printed_problems
 
 RULESET_ID = "corsairs-of-valeria"
-RULESET_VERSION = "1.0.0"
+RULESET_VERSION = "1.1.0"
 
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
@@ -31,9 +31,10 @@ OPTIONS_SCHEMA: dict = {
                           "description": "CV-A17: the 35 Silver coins are all there is, or the supply never runs out."},
         "recipient_captain_powers": {"enum": ["bones_only", "none"], "default": "bones_only",
                                      "description": "CV-A10: may Mister Bones ignore a Skull among dice given to him?"},
-        "five_skull_skips_phase_d": {"type": "boolean", "default": False,
-                                     "description": "CV-A12: after giving the Skull dice away the turn ends "
-                                                    "without phase D (no Hasan)."},
+        "five_skull_skips_phase_d": {"type": "boolean", "default": True,
+                                     "description": "CV-A12: true: once the Skull dice are given away and executed "
+                                                    "the turn is over, without phase D (no Hasan), as [Cursed Dice] "
+                                                    "says; false: phase D still happens and the giver sends end_turn."},
         "five_grog_restart_optional": {"type": "boolean", "default": False,
                                        "description": "CV-A14: the 5-Grog restart is the player's choice."},
         "hazards_on_hook_move": {"type": "boolean", "default": True,

@@ -112,7 +112,20 @@ def test_five_skulls_may_be_given_away_and_the_recipients_execute_them():
     assert (t.player("David").silver, t.player("David").grog) == (0, 3)
     assert (t.player("Will").silver, t.player("Will").grog) == (0, 3)
     assert t.state.skull_silver == 6
-    assert t.legal("Kira") == [{"type": "end_turn"}]  # her turn is over (CV-A12: phase D remains)
+    # 'Once you have given away all the dice, your turn is over': David's begins (CV-A12)
+    assert R.status(t.state).to_move == [1] and t.legal("Kira") == []
+    assert t.legal("David") and all(c["type"] == "roll_dice" for c in t.legal("David"))
+
+
+def test_under_the_house_rule_phase_d_follows_the_skulls_given_away():
+    """CV-A12's option false: the giver's phase D still happens (Hasan may convert there), and
+    she ends her turn herself."""
+    t = Table(options={"five_skull_skips_phase_d": False})
+    t.roll("Kira", ["SKULL"] * 5)
+    t.do("Kira", {"type": "give_skull_dice", "to": [1, 1, 2, 2, 2]})
+    assert t.legal("Kira") == [{"type": "end_turn"}]
+    t.do("Kira", {"type": "end_turn"})
+    assert R.status(t.state).to_move == [1]
 
 
 def test_mister_bones_given_skull_dice_may_ignore_one_and_play_waits_for_him():
@@ -123,7 +136,7 @@ def test_mister_bones_given_skull_dice_may_ignore_one_and_play_waits_for_him():
     t.rejects("Kira", {"type": "end_turn"}, "NOT_YOUR_DECISION")
     t.do("David", {"type": "resolve_received_skulls", "ignore_one": True})
     assert t.player("David").silver == 1 and t.player("Will").silver == 0
-    assert R.status(t.state).to_move == [0]
+    assert R.status(t.state).to_move == [1]   # Kira's turn is over once the dice are executed: David's begins
 
 
 def test_five_grog_restarts_the_turn_after_the_skulls_cost_their_silver():
