@@ -11,22 +11,20 @@ Who gets what:
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator
 
 from disputes.export import FORMAT
 from domain.ruleset import ARBITER
 from service.game import SPECTATOR, Game
 
 
-def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:
-    """viewer: a seat number, "host", "spectator" or ARBITER. `game` is the game at its
-    latest version."""
-    ruleset = game.ruleset
-    finished = ruleset.status(game.state).finished
+def export_head(game: Game, viewer: int | str) -> dict:
+    """The export's own fields, before its records: viewer a seat number, "host", "spectator" or
+    ARBITER; `game` the game at its latest version."""
+    finished = game.ruleset.status(game.state).finished
     complete = finished or viewer in ("host", ARBITER)
     seed_shown = game.chance_mode == "server" and (finished or viewer == ARBITER)
-    sees = ARBITER if complete else None if viewer == SPECTATOR else viewer
-    export: dict[str, Any] = {
+    return {
         "format": FORMAT,
         "game_id": str(game.id),
         "exported_for": viewer,
@@ -39,6 +37,18 @@ def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:
         "commands": [],
         "seed": (game.revealed_seed() if finished else game.server_seed()) if seed_shown else None,
     }
+
+
+def export_parts(game: Game, stored_events: Iterable, viewer: int | str) -> Iterator[tuple[str, dict]]:
+    """The export's records in order, as the reader may see them: ("creation", entry), then
+    ("setup", entry) for each event setup produced, then ("command", command) for each command
+    with its events. One command at a time is held, so an export of any length is written in
+    pieces (service/api/exports.py) without holding the whole game."""
+    ruleset = game.ruleset
+    head = export_head(game, viewer)
+    complete = head["complete"]
+    sees = ARBITER if complete else None if viewer == SPECTATOR else viewer
+    command: dict | None = None
     for stored in stored_events:
         entry = {"version": stored.originator_version, "recorded_at": stored.timestamp.isoformat()}
         if isinstance(stored, Game.Created):
@@ -48,14 +58,14 @@ def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:
             shown = creation["table_setup"] if complete else ruleset.public_setup(creation["table_setup"]) or None
             if shown != creation["table_setup"]:   # a hand dealt, a Duke: what no seat sees on the table
                 entry.update({"table_setup": shown, "salt": None, "redacted": True})
-            export["creation"] = entry
+            yield "creation", entry
             continue
         event = ruleset.redact(stored.event, sees)
         redacted = event != stored.event
         entry.update({"event": event, "salt": stored.salt, "hash": stored.hash})
-        if stored.command is None:
-            target = export["commands"][-1]["events"] if export["commands"] else export["setup"]
-        else:
+        if stored.command is not None:
+            if command is not None:
+                yield "command", command
             actor, body = stored.command["seat"], stored.command["body"]
             shown = ruleset.redact_command(body, actor, sees)
             command = {"seat": actor, "body": shown, "version_before": stored.originator_version - 1,
@@ -63,9 +73,22 @@ def build_export(game: Game, stored_events: list, viewer: int | str) -> dict:
             if shown != body:
                 command["redacted"] = True
                 redacted = True
-            export["commands"].append(command)
-            target = command["events"]
         if redacted:
             entry.update({"salt": None, "redacted": True})
-        target.append(entry)
+        if command is None:
+            yield "setup", entry
+        else:
+            command["events"].append(entry)
+    if command is not None:
+        yield "command", command
+
+
+def build_export(game: Game, stored_events: Iterable, viewer: int | str) -> dict:
+    """The whole export as one document (export_head with export_parts' records in it)."""
+    export = export_head(game, viewer)
+    for kind, part in export_parts(game, stored_events, viewer):
+        if kind == "creation":
+            export["creation"] = part
+        else:
+            export["setup" if kind == "setup" else "commands"].append(part)
     return export

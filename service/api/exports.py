@@ -7,6 +7,7 @@ a malformed one answered 400 MALFORMED_EXPORT with every problem by its path.
 from __future__ import annotations
 
 import re
+import time
 from uuid import UUID
 
 import marshmallow as ma
@@ -16,7 +17,7 @@ from disputes.export import FORMAT, SCHEMA, MalformedExport
 from service.api import Blueprint, application, arbiter_request, authenticate_reader, loads_strictly
 from service.api.games import ETAG_HEADER, READ_AUTH
 from service.errors import Problem
-from service.exports import build_export
+from service.exports import export_head, export_parts
 
 blp = Blueprint("exports", __name__, url_prefix="/games",
                 description="Export a game's log with its hash chain, to verify it anywhere.")
@@ -104,10 +105,57 @@ def export_game(game_id: UUID):
     the seed; the arbiter's (the operator's token) and every export after the end are complete.
     """
     game, caller = authenticate_reader(game_id)
+    parley = application()
+
     # The events of the game as loaded, not any stored since by another request: an export
-    # must be one version of the game (its status and head hash are the loaded game's).
-    stored = application().stored_events(game_id, limit=game.version)
-    return build_export(game, stored, caller), 200, {"ETag": f'"{game.version}"'}
+    # must be one version of the game (its status and head hash are the loaded game's). Read a
+    # page at a time and written as they come, so that a game of any length costs a page of
+    # memory, and the worker's other connections are served between pages.
+    def stored():
+        after = 0
+        while after < game.version:
+            page = parley.stored_events(game_id, after=after, limit=min(EXPORT_PAGE, game.version - after))
+            if not page:
+                return
+            yield from page
+            after = page[-1].originator_version
+            time.sleep(0)   # under gevent (the Procfile's worker): let the other greenlets run
+
+    parts = export_parts(game, stored(), caller)
+    first = next(parts, None)   # what fails before the first byte is an error answer, not a cut document
+    return current_app.response_class(_written(current_app.json.dumps, export_head(game, caller), first, parts), 200,
+                                      mimetype="application/json", headers={"ETag": f'"{game.version}"'})
+
+
+# Records read from the store at a time while an export is written.
+EXPORT_PAGE = 500
+
+
+def _written(dumps, head: dict, first, parts):
+    """The export document as JSON text, in pieces: the document build_export makes. It runs
+    after the request has been answered, so it is handed what it needs (dumps: the app's JSON)."""
+    records = ("creation", "setup", "commands")
+    yield "{" + ",".join(f"{dumps(k)}:{dumps(v)}" for k, v in head.items() if k not in records)
+    yield ',"creation":'
+    kind, part = first if first is not None else (None, None)
+    if kind == "creation":
+        yield dumps(part)
+        kind, part = next(parts, (None, None))
+    else:
+        yield "null"
+    yield ',"setup":['
+    sep = ""
+    while kind == "setup":
+        yield sep + dumps(part)
+        sep = ","
+        kind, part = next(parts, (None, None))
+    yield '],"commands":['
+    sep = ""
+    while kind == "command":
+        yield sep + dumps(part)
+        sep = ","
+        kind, part = next(parts, (None, None))
+    yield "]}"
 
 
 # Operations that take an export --------------------------------------------------------------

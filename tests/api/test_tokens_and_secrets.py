@@ -374,7 +374,7 @@ def boom(*args, **kwargs):
 @pytest.mark.parametrize("target, request_", [
     ("service.api.games.game_view", ("GET", "/games/{id}")),
     ("service.api.events.event_entry", ("GET", "/games/{id}/events")),
-    ("service.api.exports.build_export", ("GET", "/games/{id}/export")),
+    ("service.api.exports.export_parts", ("GET", "/games/{id}/export")),
     ("domain.adjudication.schema_problems", ("POST", "/games/{id}/commands")),
     ("service.api.games.check_creation", ("POST", "/games")),
     ("service.application.Parley.list_games", ("GET", "/games")),
