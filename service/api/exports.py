@@ -136,25 +136,20 @@ def _written(dumps, head: dict, first, parts):
     after the request has been answered, so it is handed what it needs (dumps: the app's JSON)."""
     records = ("creation", "setup", "commands")
     yield "{" + ",".join(f"{dumps(k)}:{dumps(v)}" for k, v in head.items() if k not in records)
-    yield ',"creation":'
-    kind, part = first if first is not None else (None, None)
-    if kind == "creation":
-        yield dumps(part)
-        kind, part = next(parts, (None, None))
-    else:
-        yield "null"
-    yield ',"setup":['
-    sep = ""
-    while kind == "setup":
-        yield sep + dumps(part)
-        sep = ","
-        kind, part = next(parts, (None, None))
+    ahead = [first if first is not None else (None, None)]   # the next (kind, part) of parts
+
+    def taken(kind: str):
+        """The parts of this kind that come next, as JSON, comma-separated."""
+        sep = ""
+        while ahead[0][0] == kind:
+            yield sep + dumps(ahead[0][1])
+            sep = ","
+            ahead[0] = next(parts, (None, None))
+    creation = "".join(taken("creation"))
+    yield ',"creation":' + (creation or "null") + ',"setup":['
+    yield from taken("setup")
     yield '],"commands":['
-    sep = ""
-    while kind == "command":
-        yield sep + dumps(part)
-        sep = ","
-        kind, part = next(parts, (None, None))
+    yield from taken("command")
     yield "]}"
 
 
