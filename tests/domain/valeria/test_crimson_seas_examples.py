@@ -77,6 +77,20 @@ def test_the_goods_example_three_artifacts_and_two_jewels_score_eleven():
     assert t.state.finished and t.state.result["points"][0]["goods"] == 11
 
 
+def test_tomes_score_nothing_unless_the_content_gives_them_victory_points():
+    """[CS Scoring] "The following scoring opportunities are added to the list: Total Victory
+    Points from Goods ... Total Victory Points from rescued Nobles": not Tomes. The reference
+    content gives them none; content may (crimson_seas.tomes.vp_each), as a table reading its
+    Island Board would (VA-13)."""
+    t = SeasTable()
+    t.seat(0).tomes = ["tome_gold#2", "tome_magic#3"]
+    t.seat(0).tomes_down = ["tome_strength#2"]
+    assert points(t.state, 0)["tomes"] == 0
+    cs = t.state.content["crimson_seas"]
+    t.state.content = {**t.state.content, "crimson_seas": {**cs, "tomes": {**cs["tomes"], "vp_each": 1}}}
+    assert points(t.state, 0)["tomes"] == 3
+
+
 def test_the_first_tome_example_a_gold_tome_pays_the_gold():
     """[CS Tome Tokens] 'Kira wants to recruit her first Hydromancer with a cost of 1 Gold. She flips
     her Gold Tome token to pay the Gold cost and takes the Hydromancer into her tableau.' and 'After

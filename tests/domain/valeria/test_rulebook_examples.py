@@ -680,3 +680,20 @@ def test_a_build_turning_up_a_monster_with_only_one_to_draw_and_then_a_monster_e
     event = sorted(t.state.event_pool)[0]
     t.do(0, {**build, "revealed": [treant, event]})
     assert treant in t.seat(0).victory
+
+
+@pytest.mark.parametrize("ruleset_id", ["valeria-card-kingdoms", "crimson-seas"])
+def test_the_reference_wraith_takes_a_citizen_of_at_most_2_gold_as_printed(ruleset_id):
+    """[BR p.19 Card Clarifications] "Wraith gives a reward of a Citizen from the Center Stacks
+    equal to or less than 2 Gold." The reference content's cards are invented, but a number the
+    rulebook prints for a card it names is kept (an outside test took a Thief, cost 3, with it)."""
+    from domain.registry import all_rulesets
+    content = all_rulesets()[ruleset_id].default_content
+    wraith = next(m for m in content["monsters"] if m["id"] == "wraith")
+    assert wraith["name"] == "Wraith" and wraith["reward"] == {"take_card": {"kind": "citizen", "max_cost": 2}}
+    if ruleset_id == "valeria-card-kingdoms":   # what its reward offers: the stacks whose top costs 2 or less
+        from domain.valeria.effects import options
+        t = Table()
+        offered = [choice[0] for choice, _ in options(t.state, 0, wraith["reward"])]
+        assert offered == ["monk", "merchant", "mercenary", "archer", "peasant", "knight"], offered
+        assert all(t.state.card(t.state.top(st))["cost"] <= 2 for st in offered)
