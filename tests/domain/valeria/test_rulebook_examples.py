@@ -209,12 +209,12 @@ def test_no_citizen_activated_means_any_one_resource():
 
 def test_a_die_changing_domain_once_per_roll_phase():
     """BR p.7: each Domain that changes a die once per Roll Phase, before announcing."""
-    t = Table().give(0, "foxgrove")
+    t = Table().give(0, "palace_of_the_dawn")
     t.do(0, {"type": "roll_dice", "dice": [2, 4]})
-    t.do(0, {"type": "change_die", "domain": "foxgrove", "die": 1, "to": 5})
-    t.rejects(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 3}, "POWER_USED")
+    t.do(0, {"type": "change_die", "domain": "palace_of_the_dawn", "die": 1, "to": 3})
+    t.rejects(0, {"type": "change_die", "domain": "palace_of_the_dawn", "die": 0, "to": 1}, "POWER_USED")
     events = t.do(0, {"type": "announce_roll"})
-    assert of(events, "HarvestBegan")[0]["values"] == [2, 5, 7]
+    assert of(events, "HarvestBegan")[0]["values"] == [2, 3, 5]
 
 
 def test_a_die_is_never_changed_to_zero_or_above_six():
@@ -517,11 +517,12 @@ def test_a_power_on_doubles_triggers_whenever_the_dice_become_doubles_for_any_pl
     once if a player rolls doubles then, using Domain powers, changes the dice to another pair of
     doubles.' (The reference Twin Idol: 1 VP on doubles.)"""
     t = Table().give(1, "twin_idol").give(0, "palace_of_the_dawn").give(0, "foxgrove")
-    t.do(0, {"type": "roll_dice", "dice": [3, 3]})              # seat 0 rolls doubles: seat 1 scores
+    t.purse(0, gold=2)                                           # Foxgrove Palisade: a die to 6 for 2 Gold
+    t.do(0, {"type": "roll_dice", "dice": [6, 6]})              # seat 0 rolls doubles: seat 1 scores
     assert (t.seat(1).vp, t.seat(0).vp) == (1, 0)
-    t.do(0, {"type": "change_die", "domain": "palace_of_the_dawn", "die": 0, "to": 2})   # no longer doubles: kept
+    t.do(0, {"type": "change_die", "domain": "palace_of_the_dawn", "die": 0, "to": 5})   # no longer doubles: kept
     assert t.seat(1).vp == 1
-    t.do(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 3})            # doubles again
+    t.do(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 6})            # doubles again
     assert t.seat(1).vp == 2
     t.do(0, {"type": "announce_roll"})
     assert t.seat(1).vp == 2
@@ -697,3 +698,20 @@ def test_the_reference_wraith_takes_a_citizen_of_at_most_2_gold_as_printed(rules
         offered = [choice[0] for choice, _ in options(t.state, 0, wraith["reward"])]
         assert offered == ["monk", "merchant", "mercenary", "archer", "peasant", "knight"], offered
         assert all(t.state.card(t.state.top(st))["cost"] <= 2 for st in offered)
+
+
+def test_the_reference_foxgrove_palisade_sets_a_die_to_6_for_2_gold_as_printed():
+    """[BR p.18 Card Clarifications] "Foxgrove Palisade allows you to change the value of one die
+    to a 6 if you pay 2 Gold." The reference content keeps the printed power under its name (it
+    was an invented "Foxgrove" moving a die by 1, free)."""
+    fox = next(d for d in R.default_content["domains"] if d["id"] == "foxgrove")
+    assert fox["name"] == "Foxgrove Palisade" and fox["ongoing"] == [
+        {"when": "roll", "change_die": {"to": [6], "pay": {"gold": 2}}}]
+    t = Table().give(0, "foxgrove")
+    t.purse(0, gold=2)
+    t.do(0, {"type": "roll_dice", "dice": [2, 4]})
+    changes = [c for c in R.legal_commands(t.state, 0) if c["type"] == "change_die"]
+    assert sorted(c["die"] for c in changes) == [0, 1] and all(c["to"] == 6 for c in changes)
+    t.rejects(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 3}, "CHANGE_NOT_ALLOWED")
+    events = t.do(0, {"type": "change_die", "domain": "foxgrove", "die": 0, "to": 6})
+    assert of(events, "Paid")[0]["paid"] == {"gold": 2} and t.state.dice == [6, 4]
