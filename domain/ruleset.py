@@ -113,6 +113,15 @@ class Rejected(Exception):
         self.ruling = ruling
 
 
+class TooManyToList(Exception):
+    """legal_commands (or table_inputs) would list more than a listing may hold: raised, not
+    answered in part, so that a listing is whole or refused (docs/api.md, TOO_MANY_COMMANDS)."""
+
+    def __init__(self, most: int):
+        super().__init__(most)
+        self.most = most
+
+
 class InvalidCreation(Exception):
     """A game cannot be created as asked: every problem is listed.
 

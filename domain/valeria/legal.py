@@ -9,7 +9,7 @@ import json
 from collections import Counter
 from itertools import combinations
 
-from ..ruleset import Rejected
+from ..ruleset import Rejected, TooManyToList
 from .effects import RESOURCES, options
 from .rules import (
     ACTIONS,
@@ -36,6 +36,20 @@ DRAWN_FIELDS = frozenset({"revealed"})
 # Solo: the commands that may end the Action Phase, or resolve a Monster activation, and so turn up
 # the Domain under one the Dark Lord captures [BR p.17], besides what they turn up themselves.
 SOLO_REVEALING = frozenset({"slay", "recruit", "build", "gain_resource", "resolve", "activate_monster"})
+
+
+# The most commands one listing may hold. Each way to pay (Magic standing in, Tomes flipped) is a
+# command of its own, so with custom content whose prices and Tomes run high the ways multiply
+# past any use: an outside audit's content (costs of 99, 24 Tomes, thousands of each resource)
+# listed 417,044 commands, 33 MB, and 64 MB in 6.5-8.3 s of CPU in table mode. Past this the
+# listing is refused (TooManyToList), never cut short; the reference contents' largest seen is
+# 1,306, and a review's costs-of-40 content 35,407.
+MOST_LISTED = 50_000
+
+
+def _bounded(out: list) -> None:
+    if len(out) > MOST_LISTED:
+        raise TooManyToList(MOST_LISTED)
 
 
 def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int):
@@ -92,6 +106,8 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
     out = []
     monsters = list(s.monsters) + sorted(st for st in s.event_at if st not in s.monsters)
     for action, stacks in (("slay", monsters), ("recruit", s.citizens), ("build", s.domains)):
+        if action not in open_now:   # a granted action alone is open (its ways to pay are counted alone)
+            continue
         for st in stacks:
             top = s.top(st)
             if top is None or (action != "slay" and st in s.event_at):
@@ -101,9 +117,11 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
             p = price(s, seat, action, st)
             for m, tomes in payments(s, seat, p["main"], p["amount"], p["magic"]):
                 out.append(_body({"type": action, "stack": st}, m, tomes))
+                _bounded(out)
     out += [{"type": "gain_resource", "resource": r} for r in RESOURCES]
-    if s.cs:
+    if s.cs and open_now & set(CS_ACTIONS):
         out += _crimson_seas(s, seat)
+        _bounded(out)
     assert set(c["type"] for c in out) <= set(ACTIONS) | set(CS_ACTIONS)
     return [c for c in out if c["type"] in open_now]  # [BR p.15] only the granted one, when there is one
 
@@ -121,6 +139,7 @@ def _crimson_seas(s: ValeriaState, seat: int) -> list[dict]:
                 assert cost is not None, "the chosen slots are distinct, in order and full: a price"
                 for m, tomes in payments(s, seat, "gold", cost, 0):
                     out.append(_body({"type": "sail", "island": island, "slots": list(chosen)}, m, tomes))
+                    _bounded(out)
     out += [{"type": "sail", "island": "exekratys", "resource": r} for r in RESOURCES]
     out.append({"type": "sail", "island": "amarynth"})  # [CS Sail] 'you may rescue': a visit without (VA-10)
     cost = rescue_cost(s, seat)

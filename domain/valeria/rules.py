@@ -18,7 +18,7 @@ from typing import TypeGuard
 from .. import kit
 from ..chance import CHANCE_RULE, needed, not_there
 from ..kit import Section
-from ..ruleset import Rejected
+from ..ruleset import Rejected, TooManyToList
 from . import solo
 from .effects import RESOURCES, ROLES, amount, has_choice, options
 from .state import FACE_DOWN, ValeriaState, evolve, lowest_copies
@@ -938,6 +938,15 @@ def acts_on_domains(effect) -> bool:
     return False
 
 
+def _may_take(s: ValeriaState, action: str) -> bool:
+    """Whether the active player has a way to take this granted action now (VP-6)."""
+    from .legal import legal_commands
+    try:
+        return any(c["type"] == action for c in legal_commands(s, s.active))
+    except TooManyToList:   # more ways to take it than a listing holds: there is one
+        return True
+
+
 def _settle_action(d: Draft) -> None:
     s = d.s
     # a lone reward with one way to resolve it resolves by itself; of several, the player orders them (VP-4)
@@ -948,8 +957,7 @@ def _settle_action(d: Draft) -> None:
         _resolve_pending(d, s.active, opts[0])
     if s.pending:
         return
-    from .legal import legal_commands
-    while s.granted and not any(c["type"] == s.granted[0] for c in legal_commands(s, s.active)):
+    while s.granted and not _may_take(s, s.granted[0]):
         d.emit("GrantLapsed", seat=s.active, action=s.granted[0])  # VP-6: an action nobody can take does nothing
     while s.reveals_waiting and not s.granted:  # VP-53: the granted actions done, the action is finished
         stack = s.reveals_waiting[0]

@@ -6,8 +6,10 @@ from uuid import UUID
 
 import marshmallow as ma
 
+from domain.ruleset import TooManyToList
 from service.api import Blueprint, authenticate
 from service.api.games import BEARER_AUTH
+from service.errors import Problem
 from service.game import SPECTATOR
 
 blp = Blueprint("legal_commands", __name__, url_prefix="/games",
@@ -86,7 +88,7 @@ PLAY_LINK = {"PlayFirstLegalCommand": {
 @blp.doc(operationId="listLegalCommands", security=BEARER_AUTH,
          responses={200: {"links": PLAY_LINK}})
 @blp.response(200, LegalCommandsSchema)
-@blp.problems(401, 404, 503)
+@blp.problems(401, 404, 422, 503)
 def list_legal_commands(game_id: UUID):
     """Every command you may send right now (the host token: every seat's, with 'seat')."""
     # A token is asked even on a public game: only acting needs this answer, and a
@@ -96,6 +98,16 @@ def list_legal_commands(game_id: UUID):
     finished = ruleset.status(state).finished
     # A spectator acts for nobody: no command and no table input is theirs to send.
     seats = range(len(game.seats)) if caller == "host" else [] if caller == SPECTATOR else [caller]
+    try:
+        return _listing(game, caller, seats, finished)
+    except TooManyToList as error:   # crafted content only: the reference contents list far fewer
+        raise Problem(422, f"More than {error.most:,} commands are legal now (each way to pay is one): too many to "
+                      "list. Send the command you mean: it is judged as always, and a dry run "
+                      "(?dry_run=true) tells you first whether it would be accepted.", "TOO_MANY_COMMANDS") from None
+
+
+def _listing(game, caller, seats, finished: bool) -> dict:
+    ruleset, state = game.ruleset, game.state
     commands, inputs = [], []
     for seat in seats:
         legal = [] if finished else ruleset.legal_commands(state, seat)

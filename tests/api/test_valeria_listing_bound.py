@@ -162,3 +162,54 @@ def test_one_domain_reward_of_most_ways_is_not_counted_in_every_seat(corsairs_cl
         players = [{"name": f"P{i}"} for i in range(5)]
         assert corsairs_client.post("/games", json={"ruleset": rid, "players": players, "content": content}
                                     ).status_code == 201
+
+
+# -- the ways to pay: a listing past MOST_LISTED is refused, never cut short --------------------
+
+def test_a_listing_past_the_most_is_refused_whole_and_the_command_is_still_judged(corsairs_client, monkeypatch):
+    """Each way to pay is a command of its own, so content with high prices and many Tomes
+    multiplies them (an outside audit listed 417,044: 33 MB, 64 MB in table mode, seconds of
+    CPU). Past MOST_LISTED the listing is 422 TOO_MANY_COMMANDS for every reader, host included,
+    and the commands themselves are judged as before. The bound is lowered here so that the
+    reference content meets it."""
+    from domain.valeria import legal
+    created = corsairs_client.post("/games", json={"ruleset": "valeria-card-kingdoms",
+                                                   "players": [{"name": "Kira"}, {"name": "Ben"}]}).get_json()
+    game, host = f"/games/{created['id']}", {"Authorization": f"Bearer {created['host_token']}"}
+    for _ in range(40):   # to an Action Phase, where every way to pay is listed
+        listed = corsairs_client.get(f"{game}/legal-commands", headers=host).get_json()["commands"]
+        if any(c["type"] in ("recruit", "build", "slay") for c in listed):
+            break
+        command = next((c for c in listed if c["type"] != "change_die"), listed[0])
+        assert corsairs_client.post(f"{game}/commands", json=command, headers=host).status_code == 200
+    purchases = [c for c in listed if c["type"] in ("recruit", "build", "slay")]
+    assert purchases, listed
+    monkeypatch.setattr(legal, "MOST_LISTED", 2)
+    acting = purchases[0]["seat"]
+    for token, refused in ((created["host_token"], True),
+                           *((s["token"], s["seat"] == acting) for s in created["seats"])):
+        answer = corsairs_client.get(f"{game}/legal-commands", headers={"Authorization": f"Bearer {token}"})
+        if not refused:     # the seat not acting lists nothing: nothing to refuse
+            assert answer.status_code == 200 and answer.get_json()["commands"] == [], answer.get_json()
+            continue
+        assert answer.status_code == 422 and answer.content_type == "application/problem+json", answer.get_json()
+        problem = answer.get_json()
+        assert problem["code"] == "TOO_MANY_COMMANDS" and "More than 2 commands" in problem["detail"], problem
+    dry = corsairs_client.post(f"{game}/commands?dry_run=true", json=purchases[0], headers=host)
+    assert dry.status_code == 200, dry.get_json()
+    assert corsairs_client.post(f"{game}/commands", json=purchases[0], headers=host).status_code == 200
+
+
+def test_a_granted_action_with_more_ways_than_a_listing_holds_is_not_taken_for_impossible(monkeypatch):
+    """VP-6 lets a granted action lapse when there is no way to take it; the check asks the
+    listing, and a listing refused as too long means there are ways (TooManyToList)."""
+    from domain.ruleset import TooManyToList
+    from domain.valeria import legal, rules
+    from tests.domain.valeria.table import Table
+    t = Table()
+    t.to_actions()
+    t.purse(0, gold=20)
+    monkeypatch.setattr(legal, "MOST_LISTED", 1)
+    with pytest.raises(TooManyToList):
+        legal.legal_commands(t.state, t.state.active)
+    assert rules._may_take(t.state, "recruit")
