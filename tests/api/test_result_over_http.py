@@ -7,7 +7,9 @@ def test_a_finished_game_ranks_every_seat_by_name(corsairs_client):
                                                    "players": [{"name": "Kira"}, {"name": "David"}, {"name": "Ana"}]})
     game = created.get_json()
     url, auth = created.headers["Location"], {"Authorization": f"Bearer {game['host_token']}"}
-    for _ in range(3000):
+    # Server seeds differ per run: of 613 such games played through the app (2026-12-04) the
+    # longest took 2,299 commands, and one CI run met a game past 3,000; the loop ends with the game.
+    for _ in range(10000):
         legal = corsairs_client.get(f"{url}/legal-commands", headers=auth).get_json()["commands"]
         wanted = [c for c in legal if c["type"] != "reroll_dice"] or legal
         if not wanted:

@@ -38,7 +38,9 @@ def test_a_whole_corsairs_game_is_played_over_http_against_gunicorn_and_postgres
     game = created.json()
     path, host = f"/games/{game['id']}", game["host_token"]
     rng = random.Random(4)
-    for _ in range(3000):
+    # The server's seed differs per run: of 300 games with this policy the longest took 3,261
+    # commands (docs: tests/contract/test_generated_client.py); the loop ends with the game.
+    for _ in range(10000):
         commands = server.get(path + "/legal-commands", host).json()["commands"]
         if not commands:
             break
