@@ -18,11 +18,16 @@ from domain.ruleset import ARBITER
 from service.game import SPECTATOR, Game
 
 
+def _complete(game: Game, viewer: int | str) -> tuple[bool, bool]:
+    """(finished, complete): whether the game is over, and whether the reader gets every record whole."""
+    finished = game.ruleset.status(game.state).finished
+    return finished, finished or viewer in ("host", ARBITER)
+
+
 def export_head(game: Game, viewer: int | str) -> dict:
     """The export's own fields, before its records: viewer a seat number, "host", "spectator" or
     ARBITER; `game` the game at its latest version."""
-    finished = game.ruleset.status(game.state).finished
-    complete = finished or viewer in ("host", ARBITER)
+    finished, complete = _complete(game, viewer)
     seed_shown = game.chance_mode == "server" and (finished or viewer == ARBITER)
     return {
         "format": FORMAT,
@@ -45,8 +50,7 @@ def export_parts(game: Game, stored_events: Iterable, viewer: int | str) -> Iter
     with its events. One command at a time is held, so an export of any length is written in
     pieces (service/api/exports.py) without holding the whole game."""
     ruleset = game.ruleset
-    head = export_head(game, viewer)
-    complete = head["complete"]
+    _, complete = _complete(game, viewer)   # not export_head: that opens the sealed seed
     sees = ARBITER if complete else None if viewer == SPECTATOR else viewer
     command: dict | None = None
     for stored in stored_events:
