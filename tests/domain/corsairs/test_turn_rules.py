@@ -114,6 +114,8 @@ def test_five_skulls_may_be_given_away_and_the_recipients_execute_them():
     assert t.state.skull_silver == 6
     # 'Once you have given away all the dice, your turn is over': David's begins (CV-A12)
     assert R.status(t.state).to_move == [1] and t.legal("Kira") == []
+    refused = t.rejects("Kira", {"type": "end_turn"}, "NOT_YOUR_TURN")   # no phase D of hers to end
+    assert "David's turn" in refused.detail
     assert t.legal("David") and all(c["type"] == "roll_dice" for c in t.legal("David"))
 
 
