@@ -38,10 +38,10 @@ OPTIONS_SCHEMA: dict = {
         "flag_breaks_condition_ties": {"type": "boolean", "default": True,
                                        "description": "CA-12: the Flag track breaks ties inside effects (Scrying Mirror)."},
         "artifacts_per_turn": {"enum": [0, 1], "default": 1,
-            "description": "CA-21: Artifact cards a player may play on their own Loop turn, before or after the plan: 1, or 0 "
-                           "(none are played)"},
+                               "description": "CA-21: Artifact cards a player may play on their own Loop turn, before or after "
+                                              "the plan: 1, or 0 (none are played)"},
         "volcano_min_stage": {"enum": list(STAGES), "default": "EXPANDING",
-            "description": "CA-28: the lowest Loop stage at which a volcano gives rewards, whatever place"},
+                              "description": "CA-28: the lowest Loop stage at which a volcano gives rewards, whatever place"},
     },
 }
 

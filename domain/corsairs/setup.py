@@ -38,16 +38,16 @@ OPTIONS_SCHEMA: dict = {
         "five_grog_restart_optional": {"type": "boolean", "default": False,
                                        "description": "CV-A14: the 5-Grog restart is the player's choice."},
         "hazards_on_hook_move": {"type": "boolean", "default": True,
-            "description": "CV-A23: true: a Whirlpool, Sea Monster or Cutthroats acts where Captain Hook's move ends; false: "
-                           "only after Maps and push-backs"},
+                                 "description": "CV-A23: true: a Whirlpool, Sea Monster or Cutthroats acts where Captain Hook's"
+                                                " move ends; false: only after Maps and push-backs"},
         "hazards_on_jaxn_move": {"type": "boolean", "default": True,
-            "description": "CV-A23: true: a Whirlpool, Sea Monster or Cutthroats acts where Lucky Jax'n's step ends; false: "
-                           "not"},
+                                 "description": "CV-A23: true: a Whirlpool, Sea Monster or Cutthroats acts where Lucky Jax'n's "
+                                                "step ends; false: not"},
         "jaxn_island_rewards": {"type": "boolean", "default": True,
                                 "description": "CV-A32: Lucky Jax'n's step collects island rewards like a Map."},
         "merchant_min_cannons": {"enum": [1, 3], "default": 1,
-            "description": "CV-A25: the Cannons needed to attack a Merchant ship (each Cannon then collects its reward): 1, or"
-                           " 3 as to attack a player"},
+                                 "description": "CV-A25: the Cannons needed to attack a Merchant ship (each Cannon then "
+                                                "collects its reward): 1, or 3 as to attack a player"},
         "hook_max_uses": {"enum": [1, 2], "default": 1, "description": "CV-A29: Captain Hook moves per roll."},
         "skull_reset_mode": {"enum": ["add_2", "set_to_2"], "default": "add_2",
                              "description": "CV-A35: at the race reset Skull Island gets 2 more Silver, or is topped up to 2."},

@@ -29,39 +29,41 @@ OPTIONS_SCHEMA: dict = {
         "challenge_qualification": {"enum": ["rolled_in_order", "scc", "presence"], "default": "rolled_in_order",
                                     "description": "LP-A4: what '1-2-3 in order' means."},
         "full_tie": {"enum": ["rechallenge", "no_action"], "default": "rechallenge",
-            "description": "LP-A9: a turn's challenge that ends in a full tie: 'rechallenge' rolls another round; 'no_action':"
-                           " nobody acts and the next turn begins"},
+                     "description": "LP-A9: a turn's challenge that ends in a full tie: 'rechallenge' rolls another round; "
+                                    "'no_action': nobody acts and the next turn begins"},
         "allow_pass": {"type": "boolean", "default": False,
-            "description": "LP-A10: true lets the challenge's winner pass_turn (take no action); by default the winner takes "
-                           "exactly one action"},
+                       "description": "LP-A10: true lets the challenge's winner pass_turn (take no action); by default the "
+                                      "winner takes exactly one action"},
         "points_max": {"type": ["integer", "null"], "minimum": 19, "maximum": 1000, "default": None,
                        "description": "LP-A11: a ceiling on the ship card's scale."},
         "replaced_coin_return": {"enum": ["origin_bag", "set_owner_bag", "replacer_bag"], "default": "origin_bag",
                                  "description": "LP-A14: the 'corresponding player's' bag."},
         "captain_replaceable": {"type": "boolean", "default": True,
-            "description": "LP-A15: true lets a drawn Captain replace your Captain (your league bonus then follows the new "
-                           "colour); false: a drawn Captain can only be returned"},
+                                "description": "LP-A15: true lets a drawn Captain replace your Captain (your league bonus then "
+                                               "follows the new colour); false: a drawn Captain can only be returned"},
         "reveal_drawn_coins": {"type": "boolean", "default": False,
                                "description": "LP-A18: drawn coins shown to the opponent too."},
         "traitor_on_capture": {"enum": ["clear", "keep"], "default": "clear",
-            "description": "LP-A20: a Traitor captured into the Brig: 'clear' makes it an ordinary coin; 'keep' keeps it a "
-                           "Traitor in the Brig and when enlisted or rescued"},
+                               "description": "LP-A20: a Traitor captured into the Brig: 'clear' makes it an ordinary coin; "
+                                              "'keep' keeps it a Traitor in the Brig and when enlisted or rescued"},
         "traitor_skill_floor_zero": {"type": "boolean", "default": False,
-            "description": "LP-A21: true stops a Traitor's reduced skill values at 0; by default each drops by 2 and may go "
-                           "negative"},
+                                     "description": "LP-A21: true stops a Traitor's reduced skill values at 0; by default each "
+                                                    "drops by 2 and may go negative"},
         "captain_may_defend": {"type": "boolean", "default": True,
-            "description": "LP-A23: true lets the Captain substitute as a raid's defender or defend a prisoner; false: never "
-                           "the Captain"},
+                               "description": "LP-A23: true lets the Captain substitute as a raid's defender or defend a "
+                                              "prisoner; false: never the Captain"},
         "set_sail_loser_grants_action": {"type": "boolean", "default": False,
-            "description": "LP-A31: true gives the opponent who wins a Set Sail challenge an action at once; by default a new "
-                           "turn begins"},
+                                         "description": "LP-A31: true gives the opponent who wins a Set Sail challenge an "
+                                                        "action at once; by default a new turn begins"},
         "traitors_count_for_crew": {"type": "boolean", "default": True,
-            "description": "LP-A32: true counts a slot held by a Traitor as crewed when Setting Sail; false: as empty"},
+                                    "description": "LP-A32: true counts a slot held by a Traitor as crewed when Setting Sail; "
+                                                   "false: as empty"},
         "brig_scoring": {"enum": ["none", "face"], "default": "none",
-            "description": "LP-A33: coins in a player's Brig at the end: 'none' score nothing; 'face' add their printed Coin "
-                           "Value to that player's total"},
+                         "description": "LP-A33: coins in a player's Brig at the end: 'none' score nothing; 'face' add their "
+                                        "printed Coin Value to that player's total"},
         "captain_self_bonus": {"type": "boolean", "default": True,
-            "description": "LP-A34: true gives each Captain the +2 of a crewmember of its own colour; false: not"},
+                               "description": "LP-A34: true gives each Captain the +2 of a crewmember of its own colour; false:"
+                                              " not"},
     },
 }
 
