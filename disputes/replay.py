@@ -23,16 +23,20 @@ def replay(export: dict, at: int | None = None, seat: int | None = None,
     entries = setup + events
     _in_sequence(creation, entries)
     last = entries[-1].version if entries else 1
-    hidden = next((e for e in entries if e.redacted), None)
+    at = last if at is None else at
+    if not 1 <= at <= last:
+        raise Unverifiable(f"this export has versions 1 to {last}; there is no version {at}")
+    shown = entries[:at - 1]
+    # Only the records up to `at` are folded: a game before its first redacted record replays
+    # from a seat's export, as the state before a record the rules cannot apply does.
+    hidden = next((e for e in shown if e.redacted), None)
     if hidden is not None:
         who = export.get("exported_for")
         told = ("the spectator" if who == "spectator" else f"seat {who}" if isinstance(who, int) else "a seat")
         raise Unverifiable(f"{_record(hidden)} is redacted, as this export was made for {told}: replay needs a "
                            "complete export (the host's token exports one, and anyone's once the game is "
-                           "finished); a redacted game at a past version is GET /games/{id}?version=N")
-    at = last if at is None else at
-    if not 1 <= at <= last:
-        raise Unverifiable(f"this export has versions 1 to {last}; there is no version {at}")
+                           f"finished), or a version before {hidden.version}; a redacted game at a past "
+                           "version is GET /games/{id}?version=N")
     seats = len(creation["seats"])
     if seat is not None and not 0 <= seat < seats:
         raise Unverifiable(f"this game has seats 0 to {seats - 1}")
@@ -40,7 +44,6 @@ def replay(export: dict, at: int | None = None, seat: int | None = None,
         if e.command is not None and not e.command["seat"] < seats:
             raise Unverifiable(f"the command at version {e.version} is by seat {e.command['seat']}; "
                                f"this game has seats 0 to {seats - 1}")
-    shown = entries[:at - 1]
     state = ruleset.initial_state()
     for e in shown:
         try:

@@ -109,6 +109,38 @@ def test_a_spectators_export_hides_what_a_seat_would_not_show_until_the_end(ever
     assert verified["verdict"] == "valid"
 
 
+
+@pytest.mark.parametrize("ruleset", ["league-of-pirates", "tesoros-del-rey-pirata", "chrono-corsairs",
+                                     "crimson-seas"])
+def test_a_redacted_export_replays_every_version_before_its_first_redacted_record(every_app, ruleset):
+    """A seat's or the spectator's export of a running game replays up to its first redacted
+    record: those records are whole, so the game there is exactly what the host's complete export
+    replays at that version. From the redacted record on it is refused, saying which version
+    still replays (an outside review found League's version 2 refused for a record at 3)."""
+    client = every_app.test_client()
+    game = create(client, ruleset, players=("Ana", "Ben", "Cy")[:PLAYERS[ruleset]])
+    game.play(random.Random(5), 12)
+    whole = game.get("/export").get_json()   # the host's: complete
+    assert not any(e.get("redacted") for e in whole["setup"] + [e for c in whole["commands"] for e in c["events"]])
+    checked = 0
+    for reader, auth in (("seat 1", game.seat(1)), ("the spectator", spectator(game))):
+        export = game.get("/export", auth).get_json()
+        records = export["setup"] + [e for c in export["commands"] for e in c["events"]]
+        flagged = [e["version"] for e in records if e.get("redacted")] + [
+            c["events"][0]["version"] for c in export["commands"] if c.get("redacted")]
+        assert flagged, f"{ruleset}: {reader}'s export of a running game hides something"
+        first = min(flagged)
+        for at in range(1, first):
+            mine = client.post(f"/replays?at={at}", json=export)
+            assert mine.status_code == 200, (reader, at, mine.get_json())
+            assert mine.get_json() == client.post(f"/replays?at={at}", json=whole).get_json(), (reader, at)
+            checked += 1
+        refused = client.post(f"/replays?at={first}", json=export)
+        assert refused.status_code == 422 and refused.get_json()["code"] == "UNREPLAYABLE_EXPORT"
+        assert f"at version {first} " in refused.get_json()["detail"]
+        assert f"or a version before {first};" in refused.get_json()["detail"]
+    assert checked >= 2
+
 def test_a_public_game_answers_its_reads_without_a_token(client):
     game = create(client, public=True)
     assert game.created["public"] is True
