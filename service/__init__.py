@@ -25,14 +25,17 @@ create_app(config) builds it. Config keys (all optional):
 from __future__ import annotations
 
 import codecs
+import hashlib
 import os
 import re
 import weakref
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, request, send_from_directory
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import NotFound
+from werkzeug.security import safe_join
 
 from service import errors
 from service.errors import Problem
@@ -159,6 +162,27 @@ def _ensure_ascii(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_ENSURE_ASCII, _ensure_ascii)
 
 
+# The content digests of the service's own files, by (path, modification time, size).
+_DIGESTS: dict[tuple[str, int, int], str] = {}
+
+
+def send_public_file(directory: str, filename: str, **kwargs: Any) -> Response:
+    """One of the service's own files (the viewer's), tagged with a digest of its contents, so
+    that every node serving the same build gives it the same ETag and a cache revalidates it
+    anywhere (304). Werkzeug's own tag is of the file's modification time and path, which two
+    checkouts of one build do not share."""
+    path = safe_join(directory, filename)
+    if path is None or not os.path.isfile(path):
+        raise NotFound()
+    found = os.stat(path)
+    key = (path, found.st_mtime_ns, found.st_size)
+    tag = _DIGESTS.get(key)
+    if tag is None:
+        with open(path, "rb") as file:
+            tag = _DIGESTS[key] = hashlib.sha256(file.read()).hexdigest()[:32]
+    return send_from_directory(directory, filename, etag=tag, **kwargs)
+
+
 class ParleyFlask(Flask):
     """Flask, remembering which functions are coroutines: Flask asks inspect again before
     every call of every view and request hook (about ten times a request). Weakly: a function
@@ -177,6 +201,11 @@ class ParleyFlask(Flask):
             if answered is not None:
                 return answered
         return super().wsgi_app(environ, start_response)
+
+    def send_static_file(self, filename: str) -> Response:
+        """/static/*, tagged with a digest of the file's contents (send_public_file)."""
+        assert self.static_folder is not None, "Parley serves its viewer from service/static"
+        return send_public_file(self.static_folder, filename, max_age=self.get_send_file_max_age(filename))
 
     def ensure_sync(self, func):
         try:

@@ -3,10 +3,11 @@ is stored. GET /viewer: the replay viewer page."""
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import current_app, send_from_directory
+from flask import current_app
 
 from disputes.replay import replay
 from disputes.verify import MalformedExport, Unverifiable
+from service import send_public_file
 from service.api.exports import EXPORT_BODY, ExportTakingBlueprint, export_body, malformed_export
 from service.api.games import result_doc
 from service.errors import Problem
@@ -61,4 +62,4 @@ def viewer():
 
     It draws the table as SVG, highlights what changed, shows the result, a verification badge
     and the timeline (docs/viewer.md)."""
-    return send_from_directory(current_app.root_path + "/static", "viewer.html", mimetype="text/html")
+    return send_public_file(current_app.root_path + "/static", "viewer.html", mimetype="text/html")
