@@ -223,7 +223,19 @@ _SAME = object()  # ensure_sync(func) is func itself (not kept as a value: it wo
 
 def create_app(config: dict | None = None) -> Flask:
     from service import limits
-    from service.api import Api, commands, events, exports, games, legal_commands, operations, replays, rulesets, verifications
+    from service.api import (
+        Api,
+        commands,
+        events,
+        exports,
+        games,
+        install_query_check,
+        legal_commands,
+        operations,
+        replays,
+        rulesets,
+        verifications,
+    )
     from service.application import Parley
 
     app = ParleyFlask(__name__)
@@ -242,6 +254,8 @@ def create_app(config: dict | None = None) -> Flask:
     errors.register(app)
     operations.install(app)
     app.before_request(_host_required)  # before the rate limits: a request refused 400 spends no budget
+    app.extensions["parley.query_parameters"] = api.query_parameters()
+    install_query_check(app, app.extensions["parley.query_parameters"])  # a query not the contract's: 400 too
     limits.install(app)
     app.after_request(_response_headers)
     app.before_request(_codings_understood)

@@ -206,6 +206,55 @@ class Api(flask_smorest.Api):
             prepare_response(response, self.spec, PROBLEM_JSON)
             self.spec.components.response(http.HTTPStatus(status).name, response, lazy=True)
 
+    def query_parameters(self) -> dict[str, frozenset[str]]:
+        """Each documented operation's endpoint and the query parameters the contract gives it
+        (openapi.yaml), read from the spec once the blueprints are registered."""
+        paths = self.spec.to_dict()["paths"]
+        taken: dict[str, frozenset[str]] = {}
+        for rule in self._app.url_map.iter_rules():
+            operations = paths.get(_FLASK_VARIABLE.sub(r"{\1}", rule.rule), {})
+            for method in rule.methods or ():
+                operation = operations.get(method.lower())
+                if operation is None:
+                    continue
+                names = {p["name"] for p in operation.get("parameters", []) + operations.get("parameters", [])
+                         if p.get("in") == "query"}
+                taken[rule.endpoint] = taken.get(rule.endpoint, frozenset()) | names
+        return taken
+
+
+_FLASK_VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")  # /games/<uuid:game_id> is /games/{game_id}
+# Not checked: the viewer page, whose query is its script's own (/viewer?game=...&token=...), and
+# the probes and metrics, which take none and do the same whatever a monitor appends.
+UNCHECKED_QUERY = frozenset({"replays.viewer", "operations.health", "operations.readiness", "operations.metrics"})
+
+
+def install_query_check(app, taken: dict[str, frozenset[str]]) -> None:
+    """Every query parameter of an operation is one the contract gives it, given once: 400
+    MALFORMED_REQUEST otherwise. Read any other way, a misspelt `?dryRun=true` or a second
+    `&dry_run=true` after `?dry_run=false` (readers differ on which of two wins, as with a body
+    naming a field twice) would store a move meant as a dry run."""
+    checked = {endpoint: names for endpoint, names in taken.items() if endpoint not in UNCHECKED_QUERY}
+
+    def _query_as_declared() -> None:
+        if not request.query_string or request.routing_exception is not None or request.method == "OPTIONS":
+            return
+        names = checked.get(request.endpoint or "")
+        if names is None:
+            return
+        errors = {}
+        for name, values in request.args.lists():
+            if name not in names:
+                errors[name] = ["This operation takes no such query parameter"
+                                + (f" (it takes {', '.join(sorted(names))})." if names else ".")]
+            elif len(values) > 1:
+                errors[name] = [f"Given {len(values)} times: give it once."]
+        if errors:
+            raise Problem(400, "The request's query does not match the API's schema: see 'errors'.",
+                          "MALFORMED_REQUEST", errors=errors)
+
+    app.before_request(_query_as_declared)
+
 
 def _digits() -> dict:  # a header holding a whole number
     return {"type": "string", "pattern": "^[0-9]+$"}

@@ -1,0 +1,90 @@
+"""A query is read only as the contract describes it: a parameter an operation does not take, or
+one given twice, is 400 MALFORMED_REQUEST naming it, never ignored or read as its first value. An
+outside review stored a move sent with `?dryRun=true`, and another with `?dry_run=false&dry_run=true`."""
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+import yaml
+
+from tests.api.test_cache_control import successes
+from tests.fakes.http import create
+
+# The viewer page's query is its script's; the probes and metrics take none and ignore any.
+UNCHECKED = {"replays.viewer", "static", "api-docs.openapi_json", "operations.health", "operations.readiness",
+             "operations.metrics"}
+
+
+def _refused(response, name: str) -> None:
+    assert response.status_code == 400, (response.status_code, response.get_data(as_text=True)[:300])
+    problem = response.get_json()
+    assert response.content_type == "application/problem+json" and problem["code"] == "MALFORMED_REQUEST"
+    assert list(problem["errors"]) == [name], problem
+
+
+def test_every_operation_refuses_a_query_parameter_it_does_not_take(client):
+    checked = set()
+    for endpoint, requests in successes(client).items():
+        for method, path, kwargs in requests:
+            glue = "&" if "?" in path else "?"
+            answer = client.open(f"{path}{glue}dryRun=true", method=method, **kwargs)
+            if endpoint in UNCHECKED:
+                assert answer.status_code < 400, (endpoint, answer.status_code)
+                continue
+            _refused(answer, "dryRun")
+            checked.add(endpoint)
+    assert len(checked) == 12, checked
+
+
+def test_every_query_parameter_given_twice_is_refused(client):
+    checked = set()
+    for requests in successes(client).values():
+        for method, path, kwargs in requests:
+            query = dict(parse_qsl(urlsplit(path).query))
+            for name, value in query.items():
+                answer = client.open(f"{path}&{name}={value}", method=method, **kwargs)
+                _refused(answer, name)
+                checked.add(name)
+    game = create(client)
+    for query in ("limit=1&limit=2", "status=active&status=active", "player=Kira&player=kira"):
+        _refused(client.get(f"/games?{query}"), query.split("=")[0])
+    _refused(client.get(f"/games/{game.id}/events?after=1&wait=0&after=2", headers=game.seat(0)), "after")
+    assert checked == {"dry_run", "version", "at"}, checked
+
+
+@pytest.mark.parametrize("query", ["dry_run=false&dry_run=true", "dry_run=true&dry_run=false", "dryRun=true",
+                                   "dry-run=true", "dry_run=true&x=1"])
+def test_a_command_with_an_unreadable_query_stores_nothing(client, query):
+    game = create(client)
+    before = game.view()["version"]
+    command = game.legal()[0]
+    answer = client.post(f"/games/{game.id}/commands?{query}", json=command, headers=game.host)
+    assert answer.status_code == 400 and answer.get_json()["code"] == "MALFORMED_REQUEST"
+    assert game.view()["version"] == before
+    assert client.post(f"/games/{game.id}/commands?dry_run=true", json=command,
+                       headers=game.host).get_json()["dry_run"] is True
+    assert game.view()["version"] == before
+
+
+def test_the_checked_parameters_are_the_contracts(app):
+    """What the check allows is read from the served contract, operation by operation: the
+    committed openapi.yaml names the same query parameters."""
+    spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    served = app.extensions["parley.query_parameters"]
+    written = {}
+    for path, operations in spec["paths"].items():
+        shared = operations.get("parameters", [])
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            names = {p["name"] for p in operation.get("parameters", []) + shared if p.get("in") == "query"}
+            written[(method.upper(), path)] = names
+    for rule in app.url_map.iter_rules():
+        path = rule.rule.replace("<uuid:game_id>", "{game_id}").replace("<ruleset_id>", "{ruleset_id}")
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            if (method, path) in written:
+                assert served[rule.endpoint] == written[(method, path)], (rule.endpoint, served[rule.endpoint])
+    assert served["commands.send_command"] == {"dry_run"}
+    assert served["games.list_games"] == {"ruleset", "status", "player", "public", "after", "limit"}
