@@ -56,6 +56,10 @@ class GameNotFound(Exception):
     pass
 
 
+class UnknownCursor(Exception):
+    """A game list's `after` that names no game: no page follows it."""
+
+
 @dataclass
 class NewGame:
     game: Game
@@ -421,9 +425,13 @@ class Parley(Application):
     def list_games(self, filters: Filters) -> tuple[list[Listed], str | None]:
         """A page of the game list (service/listing.py), as stored with every insert before
         this call, and the cursor of the next page (None on the last)."""
-        if filters.unmatchable:
-            return [], None
-        return listing.page(cast(ListingRecorder, self.recorder).select_games(filters), filters.limit)
+        recorder = cast(ListingRecorder, self.recorder)
+        rows, cursor = ([], None) if filters.unmatchable else listing.page(recorder.select_games(filters), filters.limit)
+        # An empty page after a cursor is the end of the list only if the cursor is a game (the
+        # last one): a cursor made up or cut short is refused, not answered as the end.
+        if not rows and filters.after is not None and not recorder.select_versions([str(filters.after)]):
+            raise UnknownCursor(str(filters.after))
+        return rows, cursor
 
 
 def prepare_store() -> None:
@@ -436,4 +444,4 @@ def prepare_store() -> None:
     Parley(all_rulesets()).close()
 
 
-__all__ = ["GameNotFound", "NewGame", "Parley", "prepare_store"]
+__all__ = ["GameNotFound", "NewGame", "Parley", "UnknownCursor", "prepare_store"]

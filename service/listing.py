@@ -158,7 +158,7 @@ class ListingSQL:
 
     A player filter reads the (name, seq) index of the players table in creation order; the
     other filters have their own (ruleset, seq), (finished, seq) and (public, seq) indexes. An `after` that
-    is no listed game gives no rows, as before the list was stored."""
+    is no listed game gives no rows (Parley.list_games then refuses it)."""
 
     def __init__(self, games: str, players: str, mark: str):
         self.games, self.players, self.mark = games, players, mark

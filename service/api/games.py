@@ -13,7 +13,13 @@ from domain.ruleset import InvalidCreation
 from service.api import Blueprint, application, authenticate, request_hash
 from service.api.names import enforce_names, searched
 from service.api.render import check_creation, game_view
-from service.application import CREATION_RETRY_WINDOW, CreationKeyExpired, CreationKeyReused, CreationRetry
+from service.application import (
+    CREATION_RETRY_WINDOW,
+    CreationKeyExpired,
+    CreationKeyReused,
+    CreationRetry,
+    UnknownCursor,
+)
 from service.commands import KEY_PATTERN
 from service.errors import Problem
 from service.listing import Filters
@@ -262,7 +268,11 @@ def list_games(query: dict):
     player = query.get("player")
     filters = Filters(query.get("ruleset"), query.get("status"), None if player is None else searched(player),
                       query.get("after"), query["limit"], query.get("public"))
-    rows, cursor = application().list_games(filters)
+    try:
+        rows, cursor = application().list_games(filters)
+    except UnknownCursor:
+        raise Problem(400, "The request's query does not match the API's schema: see 'errors'.", "MALFORMED_REQUEST",
+                      errors={"after": ["No game has this id: pass the 'next' of the page before, as it came."]}) from None
     games = [{"id": r.id, "ruleset": r.ruleset, "players": r.players, "version": r.version,
               "status": "finished" if r.finished else "active", "public": r.public, "created_at": r.created_at}
              for r in rows]

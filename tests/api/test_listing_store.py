@@ -123,11 +123,12 @@ def test_created_at_is_the_creation_events_time_and_never_changes(stored_games, 
         assert listed[game.id] == created.timestamp.isoformat()
 
 
-def test_a_cursor_that_is_no_listed_game_lists_nothing(stored_games):
+def test_a_cursor_that_is_no_listed_game_is_refused_and_the_last_game_ends_the_list(stored_games):
     client, games = stored_games
-    for after in ("00000000-0000-4000-8000-000000000000", games[-1].id):
-        body = client.get("/games", query_string={"after": after}).get_json()
-        assert body == {"games": [], "next": None}
+    refused = client.get("/games", query_string={"after": "00000000-0000-4000-8000-000000000000"})
+    assert refused.status_code == 400 and list(refused.get_json()["errors"]) == ["after"]
+    body = client.get("/games", query_string={"after": games[-1].id}).get_json()
+    assert body == {"games": [], "next": None}
     body = client.get("/games", query_string={"after": games[3].id, "limit": 2}).get_json()
     assert [g["id"] for g in body["games"]] == [g.id for g in games[4:6]] and body["next"] == games[5].id
 
