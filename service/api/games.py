@@ -257,7 +257,7 @@ class GameListSchema(ma.Schema):
 @blp.response(200, GameListSchema, headers={
     "Link": {"description": 'RFC 8288: the next page, rel="next" (the same filters, after the last game listed)',
              "schema": {"type": "string"}}})
-@blp.problems(400, 503)
+@blp.problems(400, 404, 503)
 def list_games(query: dict):
     """Games in the order they were created, filtered by ruleset, status, player and publicity.
 
@@ -271,8 +271,9 @@ def list_games(query: dict):
     try:
         rows, cursor = application().list_games(filters)
     except UnknownCursor:
-        raise Problem(400, "The request's query does not match the API's schema: see 'errors'.", "MALFORMED_REQUEST",
-                      errors={"after": ["No game has this id: pass the 'next' of the page before, as it came."]}) from None
+        # 404, as a version past the end is: the request is well-formed, the position it names is not there.
+        raise Problem(404, "No game has the id given as 'after': pass the 'next' of the page before, as it came.",
+                      "GAME_NOT_FOUND") from None
     games = [{"id": r.id, "ruleset": r.ruleset, "players": r.players, "version": r.version,
               "status": "finished" if r.finished else "active", "public": r.public, "created_at": r.created_at}
              for r in rows]

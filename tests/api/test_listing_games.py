@@ -66,7 +66,7 @@ def test_pages_follow_the_cursor_and_the_link_header(corsairs_client):
 
 def test_a_cursor_that_is_no_game_is_refused_not_answered_as_the_end(corsairs_client):
     """An empty page means the end of the list only after a real cursor: one made up or cut short
-    is a 400 naming `after` (an outside review got an empty last page for a made-up one)."""
+    is 404 GAME_NOT_FOUND (an outside review got an empty last page for a made-up one)."""
     ids = [create(corsairs_client, "corsairs-of-valeria").id for _ in range(3)]
     assert listed(corsairs_client, after=ids[-1]) == {"games": [], "next": None}   # the last game: the end
     assert listed(corsairs_client, after=ids[-1], status="finished") == {"games": [], "next": None}
@@ -74,8 +74,8 @@ def test_a_cursor_that_is_no_game_is_refused_not_answered_as_the_end(corsairs_cl
     for after in ("00000000-0000-0000-0000-000000000000", ids[1][:-1] + ("0" if ids[1][-1] != "0" else "1")):
         for query in ({}, {"status": "finished"}, {"player": "nobody at all"}, {"ruleset": "corsairs-of-valeria"}):
             answer = corsairs_client.get("/games", query_string={"after": after, **query})
-            assert answer.status_code == 400 and answer.mimetype == "application/problem+json", (after, query)
-            assert answer.get_json()["code"] == "MALFORMED_REQUEST" and list(answer.get_json()["errors"]) == ["after"]
+            assert answer.status_code == 404 and answer.mimetype == "application/problem+json", (after, query)
+            assert answer.get_json()["code"] == "GAME_NOT_FOUND" and "'after'" in answer.get_json()["detail"]
 
 def test_a_bad_filter_is_a_400_problem(corsairs_client):
     response = corsairs_client.get("/games", query_string={"status": "sunk"})
