@@ -110,13 +110,15 @@ def list_events(query: dict, game_id: UUID):
     """A page of the event log, redacted for you; with `wait`, a long poll.
 
     With `wait` and `after` at the end of the log, it answers as soon as an event is stored,
-    or with an empty page after `wait` seconds. An `after` past the end is answered at once."""
+    or with an empty page after `wait` seconds. An `after` past the end is 404 VERSION_NOT_FOUND."""
     game, caller = authenticate(game_id, reading=True)
     after, limit = query["after"], query["limit"]
     parley = application()
     stored = parley.stored_events(game_id, after=after, limit=limit + 1)
-    # Only a caller at the end of the log waits: past it, no event it could have seen exists;
-    # and not at the end of a finished game, after which no event will ever come.
+    if not stored:
+        _within_the_log(game_id, game, after)
+    # Only a caller at the end of the log waits, and not at the end of a finished game, after
+    # which no event will ever come.
     if not stored and query["wait"] > 0 and after == game.version and not game.status.finished:
         with parley.live.watching(game_id, game.version) as watch:
             if parley.live.wait(watch, after, query["wait"]):
@@ -146,6 +148,7 @@ def stream_events(query: dict, game_id: UUID):
     Redacted for you exactly as /events is; see docs/api.md, "Live updates"."""
     game, caller = authenticate(game_id, reading=True)
     position = _position(query)
+    _within_the_log(game_id, game, position)
     if game.status.finished and position >= game.version:
         finished = Response(status=204)
         del finished.headers["Content-Type"]  # no body, so no type (Flask's default would say text/html)
@@ -193,6 +196,16 @@ def stream_events(query: dict, game_id: UUID):
     # above), and a stream outlives the request that opened it.
     return Response(messages(), 200, mimetype="text/event-stream",
                     headers={"X-Accel-Buffering": "no"})  # nginx: pass each message on at once
+
+
+def _within_the_log(game_id: UUID, game: Game, after: int) -> None:
+    """A position past the game's latest version is 404 VERSION_NOT_FOUND: answered as the end of
+    the log (an empty page, a stream that waits), a wrong cursor would miss every event until the
+    game caught up with it, without a word. The store has the last word: a version stored since
+    `game` was read (another worker's command, a moment ago) is no wrong cursor."""
+    if after > game.version and not application().stored_events(game_id, after=after - 1, limit=1):
+        raise Problem(404, f"This game has no version {after} yet: 'after' (or Last-Event-ID) is the version "
+                      "of the last event you hold, 0 for the whole log.", "VERSION_NOT_FOUND")
 
 
 def _position(query: dict) -> int:

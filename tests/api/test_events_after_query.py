@@ -59,9 +59,9 @@ def test_one_read_returns_at_most_its_limit_a_prefix_in_order(tmp_path, monkeypa
 
 @pytest.mark.parametrize("store", ["sqlite", "popo"])
 @pytest.mark.parametrize("after", [2**63 - 1, 2**63, 10**30])
-def test_an_after_past_any_version_is_an_empty_page_on_every_store(tmp_path, store, after):
-    """No version is past 2**63 - 1 (PostgreSQL's bigint, SQLite's INTEGER): /events answers an
-    empty page at once, as for any `after` past the end, where SQLite would refuse the number."""
+def test_an_after_past_any_version_is_version_not_found_on_every_store(tmp_path, store, after):
+    """No version is past 2**63 - 1 (PostgreSQL's bigint, SQLite's INTEGER): /events answers 404
+    VERSION_NOT_FOUND at once, as for any `after` past the end, where SQLite would refuse the number."""
     persistence = ({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "e.sqlite")}
                    if store == "sqlite" else {"PERSISTENCE_MODULE": "eventsourcing.popo"})
     app = create_app({"RULESETS": all_rulesets(), "PERSISTENCE": persistence})
@@ -69,6 +69,6 @@ def test_an_after_past_any_version_is_an_empty_page_on_every_store(tmp_path, sto
         game = create(app.test_client(), "corsairs-of-valeria", players=("Ana", "Ben"))
         for wait in ("", "&wait=1"):
             answer = game.get(f"/events?after={after}{wait}")
-            assert (answer.status_code, answer.get_json()) == (200, {"events": [], "next": None})
+            assert (answer.status_code, answer.get_json()["code"]) == (404, "VERSION_NOT_FOUND")
     finally:
         app.extensions["parley"].close()

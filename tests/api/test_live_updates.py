@@ -138,6 +138,16 @@ def test_it_resumes_after_last_event_id_or_after(served):
     bad = served.http.get(f"{served.base}/games/{game['id']}/stream",
                           headers={"Authorization": f"Bearer {game['host_token']}", "Last-Event-ID": "seven"})
     assert bad.status_code == 400 and bad.headers["Content-Type"] == "application/problem+json"
+    # A position past the latest version is a wrong cursor, said at once (an outside review's
+    # stream with ?after=50 at version 6 waited, and would have skipped versions 7 to 50).
+    for headers, query in (({}, f"?after={last + 1}"), ({"Last-Event-ID": str(last + 40)}, "?after=1")):
+        past = served.http.get(f"{served.base}/games/{game['id']}/stream{query}",
+                               headers={"Authorization": f"Bearer {game['host_token']}", **headers})
+        assert past.status_code == 404 and past.json()["code"] == "VERSION_NOT_FOUND", (headers, query)
+    at_the_end = served.stream(game, game["host_token"], query=f"?after={last}")   # the end: it waits
+    served.play(game, 1, random.Random(3))
+    at_the_end.wait_for(lambda s: len(s.messages) >= 1)
+    assert at_the_end.messages[0].id == str(last + 1)
 
 
 def test_an_idle_stream_sends_comments_to_stay_open(served):
@@ -214,8 +224,9 @@ def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(served):
     too_long = served.events(game, token, after=version, wait=31)
     assert too_long.status_code == 400
     started = time.monotonic()
-    past_the_end = served.events(game, token, after=version + 5, wait=20)
-    assert past_the_end.json() == {"events": [], "next": None} and time.monotonic() - started < 10
+    past_the_end = served.events(game, token, after=version + 5, wait=20)   # a wrong cursor: said so, at once
+    assert past_the_end.status_code == 404 and past_the_end.json()["code"] == "VERSION_NOT_FOUND"
+    assert time.monotonic() - started < 10
 
 
 def test_events_stored_by_another_process_reach_the_stream(tmp_path):
@@ -236,6 +247,30 @@ def test_events_stored_by_another_process_reach_the_stream(tmp_path):
         one.close()
         other.close()
 
+
+def test_a_position_another_process_stored_is_no_wrong_cursor(tmp_path):
+    """A reader told version N by one worker reads after N from another at once: the position is
+    judged against what is stored, whoever stored it."""
+    store = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "shared.sqlite")}
+    one, other = Served(make_app(PERSISTENCE=store)), Served(make_app(PERSISTENCE=store))
+    one.opened = other.opened = []
+    try:
+        game = one.create()
+        token = game["host_token"]
+        assert other.events(game, token).status_code == 200      # the other process keeps the game now
+        last = one.play(game, 4, random.Random(4))[-1][0]
+        for after in (last - 1, last):
+            page = other.events(game, token, after=after)
+            assert page.status_code == 200 and [e["version"] for e in page.json()["events"]] == list(
+                range(after + 1, last + 1))
+        assert other.events(game, token, after=last + 1).status_code == 404
+        stream = other.stream(game, token, query=f"?after={last - 1}")
+        stream.wait_for(lambda s: len(s.messages) >= 1)
+        assert stream.messages[0].id == str(last)
+        stream.close()
+    finally:
+        one.close()
+        other.close()
 
 def test_a_worker_holds_at_most_max_streams_open_and_says_when_to_come_back():
     """Streams alone never take every connection a worker has: past MAX_STREAMS
