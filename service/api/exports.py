@@ -15,9 +15,12 @@ from flask import current_app, request
 
 from disputes.export import FORMAT, SCHEMA, MalformedExport
 from service.api import Blueprint, application, arbiter_request, authenticate_reader, loads_strictly
-from service.api.games import ETAG_HEADER, READ_AUTH
+from service.api.games import ETAG_HEADER, IF_NONE_MATCH, READ_AUTH
 from service.errors import Problem
 from service.exports import export_head, export_parts
+
+EXPORT_IF_NONE_MATCH = {**IF_NONE_MATCH, "description": 'The ETag of the export this token got before, "<version>" '
+                        '(or "*"): 304 while the game is still at that version'}
 
 blp = Blueprint("exports", __name__, url_prefix="/games",
                 description="Export a game's log with its hash chain, to verify it anywhere.")
@@ -95,16 +98,24 @@ VERIFY_LINK = {"VerifyThisExport": {"operationId": "verifyExport", "requestBody"
 
 
 @blp.route("/<uuid:game_id>/export")
-@blp.doc(operationId="exportGame", security=READ_AUTH, responses={200: {"links": VERIFY_LINK}})
+@blp.doc(operationId="exportGame", security=READ_AUTH, responses={200: {"links": VERIFY_LINK}},
+         parameters=[EXPORT_IF_NONE_MATCH])
 @blp.response(200, ExportSchema, headers=ETAG_HEADER)
+@blp.documented(blp.alt_response(304, description=(
+    "Not Modified: the If-None-Match sent names the game's version (the ETag of the export this token "
+    "got before), so that export is still the game's; no body"), headers=ETAG_HEADER))
 @blp.problems(401, 404, 503)
 def export_game(game_id: UUID):
     """The whole game: creation, every command with its events and hashes, and the seed once over.
 
     A seat's export of a running game is redacted for that seat; the host's is complete but
     the seed; the arbiter's (the operator's token) and every export after the end are complete.
+    With If-None-Match naming the game's version (the ETag of the export this token got
+    before), an unchanged game answers 304 without a body.
     """
     game, caller = authenticate_reader(game_id)
+    if request.if_none_match.contains_weak(str(game.version)):  # RFC 9110 13.1.2: weak comparison
+        return current_app.response_class(status=304, headers={"ETag": f'"{game.version}"'})
     parley = application()
 
     # The events of the game as loaded, not any stored since by another request: an export

@@ -28,6 +28,29 @@ def league_after_one_sealed_choice(client):
     return game, chooser, legal[0]["league"]
 
 
+def test_an_export_is_revalidated_with_its_etag(disputes_client):
+    """An app polling a game's export asks again with If-None-Match: 304 without a body while the
+    game is at that version, the whole export once it moves (an outside review re-downloaded it)."""
+    game, chooser, _ = league_after_one_sealed_choice(disputes_client)
+
+    def export(auth: dict, tag: str | None = None):
+        return disputes_client.get(f"/games/{game.id}/export",
+                                   headers={**auth, **({"If-None-Match": tag} if tag else {})})
+
+    for auth in (game.seat(1 - chooser), game.host):
+        first = export(auth)
+        tag = first.headers["ETag"]
+        for sent in (tag, "W/" + tag, f'"1", {tag}', "*"):
+            same = export(auth, sent)
+            assert (same.status_code, same.data, same.headers["ETag"]) == (304, b"", tag), sent
+        assert export(auth, '"1"').get_json() == first.get_json()
+    assert export({}, tag).status_code == 401   # a token first, always
+    mover = game.view()["to_move"][0]
+    assert game.send(game.legal(game.seat(mover))[0], game.seat(mover)).status_code == 200
+    moved = export(game.host, tag)
+    assert moved.status_code == 200 and moved.headers["ETag"] != tag and moved.get_json()["version"] > int(tag[1:-1])
+
+
 def test_a_seats_export_of_a_running_game_hides_what_the_seat_may_not_see(disputes_client):
     game, chooser, league = league_after_one_sealed_choice(disputes_client)
     other = 1 - chooser
