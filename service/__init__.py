@@ -72,7 +72,8 @@ DATA_POLICY = "default-src 'none'; frame-ancestors 'none'"
 EXPOSED = ("ETag, Location, Link, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, "
            "Preference-Applied, Idempotent-Replayed, X-Request-ID")
 # What a preflight (OPTIONS with Access-Control-Request-Method) allows a page to send.
-REQUEST_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Prefer, Last-Event-ID"
+REQUEST_HEADERS = ("Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Prefer, Last-Event-ID, "
+                   "X-Request-ID")
 PREFLIGHT_SECONDS = "600"
 
 
