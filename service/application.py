@@ -333,13 +333,17 @@ class Parley(Application):
         if game is None:
             game = self.get_game(game_id)
         before = game.version
-        chance = game.chance(reporter)
         if dry_run:
+            # A dry run never draws from the game's seed (domain/dry_run.py), so it is not opened:
+            # a server game's dry run is answered even where its seed cannot be (SEED_UNAVAILABLE).
+            chance = (domain_chance.ServerChance(domain_chance.new_seed(), position=game.version)
+                      if game.chance_mode == "server" else game.chance(reporter))
             viewer = seat if reporter == "seat" else ARBITER
             game.state, events = adjudication.dry_run(game.ruleset, game.state, seat, command, chance, viewer=viewer,
                                                       fresh_seed=domain_chance.new_seed, position=game.version)
             game.record(events, command={"seat": seat, "body": json_safe(command)})
             return game, before
+        chance = game.chance(reporter)
         events = adjudication.adjudicate(game.ruleset, game.state, seat, command, chance)
         game.record(events, command={"seat": seat, "body": json_safe(command)}, idempotency=idempotency)
         self._store(game, before)

@@ -86,6 +86,13 @@ def test_keys_rotate_and_a_lost_key_stops_only_the_unfinished_games_it_sealed(tm
     stuck = Seated(client, running.created).send({"type": "stand"}, running.seat(1))
     assert stuck.status_code == 503 and stuck.get_json()["code"] == "SEED_UNAVAILABLE"
     assert old not in stuck.get_data(as_text=True)
+    # A dry run draws from a fresh seed, never the game's: it is answered all the same, for a
+    # seat and for the host (an outside review got 503 on a node holding other keys).
+    for auth, seat in ((running.seat(1), None), (running.host, 1)):
+        body = {"type": "stand", **({"seat": seat} if seat is not None else {})}
+        dry = client.post(f"/games/{running.id}/commands?dry_run=true", json=body, headers=auth)
+        assert dry.status_code == 200 and dry.get_json()["dry_run"] is True, dry.get_json()
+        assert dry.get_json()["game"].get("seed") is None
     # A finished game's seed was revealed by the rules: its export still carries it and verifies.
     export = client.get(f"/games/{finished.id}/export", headers=finished.host).get_json()
     assert export["seed"] and client.post("/verifications", json=export).get_json()["verdict"] == "valid"
