@@ -35,7 +35,10 @@ from domain.ruleset import Rejected
 from service.application import Parley
 from service.game import SPECTATOR, Game, IdempotencyKeyReused
 
-KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
+# An Idempotency-Key: visible ASCII but the comma. A key sent twice reaches the app joined by a
+# comma (RFC 9110 5.3, as gunicorn joins repeated fields): refused, never read as one key.
+KEY_CHARACTERS = r"[\x21-\x2b\x2d-\x7e]"
+KEY_PATTERN = re.compile(f"^{KEY_CHARACTERS}{{1,255}}$")
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,7 @@ IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"t
 
 IDEMPOTENCY_KEY = {
     "in": "header", "name": "Idempotency-Key", "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"^[\x21-\x7e]+$"},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": f"^{commands.KEY_CHARACTERS}+$"},
     "description": "Retry safely: a command accepted with this key is not applied again; "
                    "the same key with the same body answers the first result (header "
                    "Idempotent-Replayed: true), with another body 422 IDEMPOTENCY_KEY_REUSED. "
@@ -250,7 +250,7 @@ ANSWERS: dict[type, Callable[..., tuple[dict, int, dict] | Problem]] = {
         403, "A spectator's token reads the game; it cannot send commands, not even a dry run.",
         "SPECTATOR_CANNOT_ACT"),
     commands.BadIdempotencyKey: lambda o, *_: Problem(
-        400, "An Idempotency-Key is 1 to 255 visible ASCII characters.", "INVALID_IDEMPOTENCY_KEY"),
+        400, "An Idempotency-Key is 1 to 255 visible ASCII characters but the comma, sent once.", "INVALID_IDEMPOTENCY_KEY"),
     commands.KeyReused: lambda o, *_: Problem(
         422, "This Idempotency-Key was already used for another command in this game; send a new key for a new "
         "command.", "IDEMPOTENCY_KEY_REUSED", section=SERVICE_RULE),

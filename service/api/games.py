@@ -20,7 +20,7 @@ from service.application import (
     CreationRetry,
     UnknownCursor,
 )
-from service.commands import KEY_PATTERN
+from service.commands import KEY_CHARACTERS, KEY_PATTERN
 from service.errors import Problem
 from service.listing import Filters
 from service.seeds import SeedUnavailable
@@ -287,11 +287,11 @@ def list_games(query: dict):
 CREATION_KEY_LENGTH = 16   # the key fetches the game's tokens again: a secret, not a counter
 CREATION_KEY = {
     "in": "header", "name": "Idempotency-Key", "required": False,
-    "schema": {"type": "string", "minLength": CREATION_KEY_LENGTH, "maxLength": 255, "pattern": r"^[\x21-\x7e]+$"},
+    "schema": {"type": "string", "minLength": CREATION_KEY_LENGTH, "maxLength": 255, "pattern": f"^{KEY_CHARACTERS}+$"},
     "description": "Retry a creation safely: the same key with the same body answers the game the first "
                    "request created, with the same tokens (header Idempotent-Replayed: true), from any node; "
                    "with another body, 422 IDEMPOTENCY_KEY_REUSED. The key hands out the game's tokens, so it "
-                   f"is a secret: {CREATION_KEY_LENGTH} to 255 visible ASCII characters, random (a UUID will do), "
+                   f"is a secret: {CREATION_KEY_LENGTH} to 255 visible ASCII characters but the comma, random (a UUID will do), "
                    "one per game."}
 REPLAYED_CREATION = {"Idempotent-Replayed": {
     "description": "'true' on the answer to a retry whose Idempotency-Key created the game before: the first "
@@ -304,8 +304,9 @@ def _creation_retry() -> CreationRetry | None:
     if key is None:
         return None
     if len(key) < CREATION_KEY_LENGTH or not KEY_PATTERN.match(key):
-        raise Problem(400, f"A creation's Idempotency-Key is {CREATION_KEY_LENGTH} to 255 visible ASCII characters: "
-                      "a retry with it is answered with the game's tokens, so make it random (a UUID will do).",
+        raise Problem(400, f"A creation's Idempotency-Key is {CREATION_KEY_LENGTH} to 255 visible ASCII characters "
+                      "but the comma, sent once: a retry with it is answered with the game's tokens, so make it "
+                      "random (a UUID will do).",
                       "INVALID_IDEMPOTENCY_KEY")
     return CreationRetry(key, request_hash(request.get_json(silent=True)))
 

@@ -56,7 +56,7 @@ def test_the_same_key_with_another_body_is_refused_and_creates_nothing(client):
     assert other.get_json()["code"] == "IDEMPOTENCY_KEY_REUSED" and not listed(client, "Ana")
 
 
-@pytest.mark.parametrize("key", ["short-key", "x" * 256, "sixteen chars ok"])
+@pytest.mark.parametrize("key", ["short-key", "x" * 256, "sixteen chars ok", "a-long-key-one-0001,a-long-key-two-0002"])
 def test_a_creation_key_is_a_long_secret_of_visible_characters(client, key):
     answer = client.post("/games", json=BODY, headers={"Idempotency-Key": key})
     assert answer.status_code == 400 and answer.get_json()["code"] == "INVALID_IDEMPOTENCY_KEY"

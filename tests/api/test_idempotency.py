@@ -86,7 +86,7 @@ def test_a_dry_run_ignores_the_key(client):
     assert real.get_json()["version"] == 7
 
 
-@pytest.mark.parametrize("bad", ["", " spaced key", "é", "x" * 256, "tab\there"])
+@pytest.mark.parametrize("bad", ["", " spaced key", "é", "x" * 256, "tab\there", "key-one,key-two"])
 def test_a_malformed_key_is_400(client, bad):
     game = create(client)
     response = game.send({"type": "draw"}, game.seat(0), {"Idempotency-Key": bad})

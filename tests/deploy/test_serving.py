@@ -331,6 +331,22 @@ def test_a_chunked_body_over_the_limit_is_413_not_cut_and_served(server):
 
 
 @pytest.mark.slow
+def test_an_idempotency_key_sent_twice_is_refused_not_read_as_one(server):
+    """Two Idempotency-Key lines reach the app joined by a comma (RFC 9110 5.3): 400, nothing
+    stored, rather than a key no retry would send again (an outside review found it accepted)."""
+    created = requests.post(server.base + "/games", timeout=10, json={
+        "ruleset": "corsairs-of-valeria", "players": [{"name": "A"}, {"name": "B"}]}).json()
+    body = b'{"type": "roll_dice"}'
+    request = (f"POST /games/{created['id']}/commands HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+               f"Authorization: Bearer {created['seats'][0]['token']}\r\nIdempotency-Key: key-one\r\n"
+               f"Idempotency-Key: key-two\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    head, problem = _answer(server, request + body)
+    assert head.startswith(b"HTTP/1.1 400 ") and problem["code"] == "INVALID_IDEMPOTENCY_KEY", (head, problem)
+    game = requests.get(server.base + f"/games/{created['id']}", timeout=10,
+                        headers={"Authorization": f"Bearer {created['host_token']}"}).json()
+    assert game["version"] == created["version"]
+
+@pytest.mark.slow
 @pytest.mark.parametrize("framing", [b"zz\r\n{}\r\n0\r\n\r\n", b"-1\r\n{}\r\n0\r\n\r\n",
                                      b"2\r\n{}XX0\r\n\r\n", b"2\r\n{}\r\n0\r\nTrailer:\r\n\r\n"])
 def test_a_malformed_chunked_body_is_400_problem_json(server, framing):
