@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections.abc import Iterable
+from urllib.parse import unquote_to_bytes
 from uuid import UUID
 
 import flask_smorest
@@ -242,6 +243,11 @@ def install_query_check(app, taken: dict[str, frozenset[str]]) -> None:
         names = checked.get(request.endpoint or "")
         if names is None:
             return
+        try:   # werkzeug would read a byte that is not UTF-8 as U+FFFD, a name no one sent
+            unquote_to_bytes(request.query_string).decode("utf-8")
+        except UnicodeDecodeError:
+            raise Problem(400, "The request's query is not UTF-8: percent-encode each parameter's UTF-8 bytes.",
+                          "MALFORMED_REQUEST") from None
         errors = {}
         for name, values in request.args.lists():
             if name not in names:

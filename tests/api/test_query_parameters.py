@@ -88,3 +88,12 @@ def test_the_checked_parameters_are_the_contracts(app):
                 assert served[rule.endpoint] == written[(method, path)], (rule.endpoint, served[rule.endpoint])
     assert served["commands.send_command"] == {"dry_run"}
     assert served["games.list_games"] == {"ruleset", "status", "player", "public", "after", "limit"}
+
+
+@pytest.mark.parametrize("query", ["player=%ff", "player=Kira%c3", "ruleset=%e9t%e9"])
+def test_a_query_that_is_not_utf_8_is_refused(client, query):
+    """A byte that is not UTF-8 would be read as U+FFFD, a name nobody sent: 400, as for a body."""
+    answer = client.get(f"/games?{query}")
+    assert answer.status_code == 400 and answer.get_json()["code"] == "MALFORMED_REQUEST"
+    assert "UTF-8" in answer.get_json()["detail"]
+    assert client.get("/games?player=J%C3%A4ger").status_code == 200   # UTF-8, percent-encoded: read
