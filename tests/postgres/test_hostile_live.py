@@ -64,15 +64,15 @@ def test_the_hostile_corpus_against_gunicorn_and_postgres(server):  # noqa: F811
     assert listed(server.base) == games_before
 
 
-def test_an_events_cursor_past_any_bigint_is_an_empty_page_on_postgres(server):  # noqa: F811
+def test_an_events_cursor_past_any_bigint_is_version_not_found_on_postgres(server):  # noqa: F811
     """The cursor goes to PostgreSQL as it is (no upper bound in the contract): a value past
-    bigint must still be an empty page, not a database error."""
+    bigint is past the game's latest version, 404 VERSION_NOT_FOUND, not a database error."""
     created = requests.post(f"{server.base}/games", timeout=30, json={
         "ruleset": "corsairs-of-valeria", "players": [{"name": "Kira"}, {"name": "David"}]}).json()
     for after in (2**63, 10**40):
         page = requests.get(f"{server.base}/games/{created['id']}/events", params={"after": after},
                             headers=bearer(created["host_token"]), timeout=30)
-        assert page.status_code == 200 and page.json() == {"events": [], "next": None}, page.text
+        assert page.status_code == 404 and page.json()["code"] == "VERSION_NOT_FOUND", page.text
 
 
 def test_the_http_servers_own_refusals_carry_the_headers_every_answer_carries(server):  # noqa: F811
