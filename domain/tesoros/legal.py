@@ -111,7 +111,8 @@ def table_inputs(s: TesorosState, seat: int) -> dict:
     # by field: how many ("count", a number or words) and from where
     deck: dict[str, dict[str, str | int]] = {
         "drawn": {"count": "each card taken off the Play Deck by this command, in order "
-                           "(not a card already looked at with Lamps & Shovels)", "from": "the Play Deck",
+                           "(not a card already looked at with Lamps & Shovels); for peek_deck, the one card "
+                           "looked at, which stays on top", "from": "the Play Deck",
                   "description": DRAWN},
         "events": {"count": "each Event card revealed under the Anchor, or turned face up", "from": "the Event cards",
                    "description": EVENTS}}
@@ -235,7 +236,9 @@ def _by_command(s: TesorosState, seat: int, legal: list[dict], out: dict) -> Non
 # Every one is reported by the host token only (TM-1).
 DRAWN = ("Each card taken off the Play Deck by this command, in order: a card drawn [Draw a Card], and with "
          "Chaos on the high seas an Event card drawn with them [Variants]; not a card already looked at with "
-         "Lamps & Shovels; after the Anchor, from the pile shuffled onto it [Anchor Card]. The next card: an id "
+         "Lamps & Shovels; after the Anchor, from the pile shuffled onto it [Anchor Card]. For peek_deck (Lamps "
+         "& Shovels), the one card looked at: it stays on top of the Play Deck, and the command that later takes "
+         "it does not report it again (TP-15). The next card: an id "
          "of nameable.play_deck in the host's view; a card taken after the Anchor by the same command: of "
          "nameable.play_deck_after_anchor (TP-15, TP-16). Those two lists hold every card the reshuffled pile may "
          "hold; the pile itself is the host view's 'discard' with any card the same command puts on it first (a "

@@ -282,6 +282,13 @@ def test_lamps_and_shovels_look_at_the_top_card_then_take_it_or_the_top_of_the_d
     t = Table(names=("A", "B")).equip_now(0, "LS-2")
     t.state.discard.append("FAVOR-a")
     t.state.deck.remove("FAVOR-a")
+    # The table reports the card looked at, which stays on top: the listing and its words say so
+    # (an outside review's companion app, reading "taken off the Play Deck", sent none).
+    listed = R.table_inputs(t.state, 0)["peek_deck"]["drawn"]
+    assert listed["by_command"] == [{"command": {"type": "peek_deck"}, "count": 1}]
+    assert "for peek_deck, the one card looked at, which stays on top" in listed["count"]
+    assert "For peek_deck (Lamps & Shovels), the one card looked at: it stays on top" in listed["description"]
+    t.rejects("A", {"type": "peek_deck"}, "TABLE_OUTCOME_REQUIRED")
     (peek,) = t.do("A", {"type": "peek_deck", "drawn": ["SIREN-a"]})
     assert peek["card"] == "SIREN-a" and R.redact(peek, 1) == {k: v for k, v in peek.items() if k != "card"}
     assert R.view(t.state, 0)["deck_top"] == "SIREN-a" and R.view(t.state, 1)["deck_top"] is None
