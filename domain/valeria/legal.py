@@ -228,12 +228,14 @@ class _Probe:
         self.s, self.event = s, event
         self.events: list[str] | None = None   # the Events the first reveal may be, when it may be one
         self.count = 0
+        self.items: list[str] = []   # what each one turned up is, and the host's list of its ids
         self.branched = False   # a reveal so far could have been more than one card
 
     def pick(self, items, count, supplied, field, where=""):
         items = list(items)
         if field != "revealed" or count != 1 or not items:
             raise _Unknown(field)
+        self.items.append(where)
         if not set(items).isdisjoint(self.s.event_pool):   # a Monster Event is turned up
             if self.branched:   # what came up before it could decide whether it turns up
                 raise _Unknown("a Monster Event after a reveal that could have been another card")
@@ -262,16 +264,27 @@ def _turned_up(s: ValeriaState, seat: int, command: dict, event: str | None = No
     return probe
 
 
-def turned_up_count(s: ValeriaState, seat: int, command: dict) -> int | None:
-    """How many cards or tokens this command turns face up whatever they are, or None if that varies."""
+def turned_up(s: ValeriaState, seat: int, command: dict) -> tuple[int, list[str] | None] | None:
+    """How many cards or tokens this command turns face up whatever they are, and what each is
+    (the words of its reveal: what it is turned up from, and the host's list of its ids), or None
+    if the count varies; the words are None where they vary with a Monster Event turned up."""
     plain = _turned_up(s, seat, command)
     if plain is None:
         return None
+    items: list[str] | None = plain.items
     for event in dict.fromkeys(plain.events or []):
         other = _turned_up(s, seat, command, event)
         if other is None or other.count != plain.count:
             return None
-    return plain.count
+        if other.items != plain.items:
+            items = None
+    return plain.count, items
+
+
+def turned_up_count(s: ValeriaState, seat: int, command: dict) -> int | None:
+    """How many cards or tokens this command turns face up whatever they are, or None if that varies."""
+    found = turned_up(s, seat, command)
+    return None if found is None else found[0]
 
 
 PAYMENT = ("magic", "tomes")
@@ -280,20 +293,23 @@ PAYMENT = ("magic", "tomes")
 def _by_command(s: ValeriaState, seat: int, legal: list[dict], out: dict) -> None:
     """Add `by_command` to every 'revealed' spec when every legal command's count is known
     (docs/api.md section 7: a legal command it does not list turns up none); else the words stay
-    alone. Only the host reads these (TM-1)."""
+    alone. Each row says, under `items`, what each item is turned up from and where the host's
+    view lists its ids, where that does not vary with a Monster Event turned up. Only the host
+    reads these (TM-1)."""
     rows: list[dict] = []
-    counted: dict[str, int | None] = {}
+    counted: dict[str, tuple[int, list[str] | None] | None] = {}
     for command in legal:
         if "revealed" not in out.get(command["type"], {}):
             continue
         key = json.dumps({k: v for k, v in command.items() if k not in PAYMENT}, sort_keys=True)
         if key not in counted:
-            counted[key] = turned_up_count(s, seat, command)
-        n = counted[key]
-        if n is None:
+            counted[key] = turned_up(s, seat, command)
+        found = counted[key]
+        if found is None:
             return
+        n, items = found
         if n:
-            rows.append({"command": command, "count": n})
+            rows.append({"command": command, "count": n, **({"items": list(items)} if items else {})})
     for kind, spec in out.items():
         if "revealed" in spec:
             spec["revealed"] = {**spec["revealed"], "by_command": [r for r in rows if r["command"]["type"] == kind]}

@@ -72,7 +72,7 @@ class Draft(kit.Draft):
         so that a refusal's count covers them too."""
         pool = self.s.domain_pool if pool is None else pool
         if self.chance.mode != "table":
-            return self.chance.pick(pool, 1, None, "revealed")[0]
+            return self.chance.pick(pool, 1, None, "revealed", where)[0]   # where: for the listing's probe
         self.chance.require_host("revealed")  # TM-1: a seat's token is told to have the host report it, and nothing more
         given = self.revealed
         item = self.used + 1
@@ -550,11 +550,11 @@ def _reveal_citizen(d: Draft, stack: str) -> str:
     """The face-down Citizen turned up: one of those not in sight (VP-40), by the server's seed, or
     named by the table in 'revealed' by type (its lowest copy not in sight) or a copy's id."""
     pool = d.s.citizen_pool(stack)
+    where = f"the Citizen turned face up on {stack}, by its type: one of nameable.{stack}"
     if d.chance.mode != "table":
-        return d.reveal(pool)
+        return d.reveal(pool, where)
     lowest = lowest_copies(pool)
-    got = d.reveal(sorted(set(lowest) | set(pool)),
-                   f"the Citizen turned face up on {stack}, by its type: one of nameable.{stack}")
+    got = d.reveal(sorted(set(lowest) | set(pool)), where)
     return lowest.get(got, got)
 
 

@@ -47,7 +47,12 @@ TABLE_INPUT_SPEC = {
                        "items": {"type": "object", "required": ["command"],
                                  "properties": {"command": {"type": "object", "description": "The command, without "
                                                                                               "'seat'"},
-                                                "count": copy.deepcopy(COUNT)}}},
+                                                "count": copy.deepcopy(COUNT),
+                                                "items": {"type": "array", "items": {"type": "string"},
+                                                          "description": "Valeria and Crimson Seas 'revealed': what "
+                                                                         "each item is turned up from, in order, "
+                                                                         "ending with the host view's list of its "
+                                                                         "ids ('one of nameable.goods_supply')"}}}},
     },
     # League of Pirates' 'rolls' holds two specs of this shape, 'skills' and 'dice'
     "additionalProperties": True,

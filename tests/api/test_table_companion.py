@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from uuid import UUID
 
 import pytest
@@ -73,6 +74,14 @@ def table_game(client, ruleset_id: str):
     return create(client, ruleset_id, players=PLAYERS, chance="table", **({"setup": setup} if setup else {}))
 
 
+def _listed(host: dict, where: str) -> list:
+    """The ids of the host's list a by_command item names ("...: one of nameable.domains", "one of
+    seats[1].victory")."""
+    found = re.search(r"one of (nameable\.(\w+)|seats\[(\d+)\]\.victory)$", where)
+    assert found, where
+    return host["nameable"][found[2]] if found[2] else host["seats"][int(found[3])]["victory"]
+
+
 def step(game, ruleset, rng: random.Random, choose=None) -> None:
     """One random legal command, sent as the host with what a table turned up: what the server
     would have drawn, reported in the command's table fields; each id reported is one the
@@ -83,6 +92,7 @@ def step(game, ruleset, rng: random.Random, choose=None) -> None:
     seat = rng.choice(ruleset.status(state).to_move)
     legal = ruleset.legal_commands(state, seat)
     command = dict(choose(rng, legal) if choose else rng.choice(progressing(legal)))
+    host = game.get("", game.host).get_json()["state"]
     if ruleset.id == "chrono-corsairs":
         # At a table a flipped Event token ends its command (CP-15), where the server's chance
         # goes on: the table turns up what table_inputs announces, from its physical decks.
@@ -94,9 +104,13 @@ def step(game, ruleset, rng: random.Random, choose=None) -> None:
         told = chance.told
         for field, spec in ruleset.table_inputs(state, seat).get(command["type"], {}).items():
             if "by_command" in spec:   # the count announced for this very command is what it takes
-                rows = [r["count"] for r in spec["by_command"] if r["command"] == command]
-                assert len(rows) <= 1 and (rows or [0])[0] == len(told.get(field, [])), (command, rows, told)
-    host = game.get("", game.host).get_json()["state"]
+                rows = [r for r in spec["by_command"] if r["command"] == command]
+                assert len(rows) <= 1 and (rows[0]["count"] if rows else 0) == len(told.get(field, [])), \
+                    (command, rows, told)
+                for where, x in zip(rows[0].get("items", []) if rows else [], told.get(field, []), strict=False):
+                    assert x in _listed(host, where), (command, where, x)   # each item from the list it names
+                if rows and "items" in rows[0]:
+                    assert len(rows[0]["items"]) == rows[0]["count"]
     nameable = {x for ids in host["nameable"].values() for x in ids}
     in_sight = {x for s in host.get("seats", []) for x in s.get("hand", []) + s.get("victory", [])}
     for field in ruleset.drawn_fields & set(told):
