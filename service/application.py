@@ -432,7 +432,7 @@ class Parley(Application):
         recorder = cast(ListingRecorder, self.recorder)
         rows, cursor = ([], None) if filters.unmatchable else listing.page(recorder.select_games(filters), filters.limit)
         # An empty page after a cursor is the end of the list only if the cursor is a game (the
-        # last one): a cursor made up or cut short is refused, not answered as the end.
+        # last one): a well-formed cursor that names no game is refused, not answered as the end.
         if not rows and filters.after is not None and not recorder.select_versions([str(filters.after)]):
             raise UnknownCursor(str(filters.after))
         return rows, cursor

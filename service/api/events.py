@@ -55,14 +55,23 @@ class EventPageSchema(ma.Schema):
 class StreamQuerySchema(ma.Schema):
     after = ma.fields.Integer(validate=ma.validate.Range(min=0), metadata={
         "description": "Send the events stored after this version (default 0: the whole log). A "
-                       "Last-Event-ID header, as an EventSource sends when it reconnects, takes precedence"})
+                       "Last-Event-ID header, as an EventSource sends when it reconnects, takes precedence, "
+                       "and so does lastEventId"})
+    # An EventSource polyfill that sends a token (a browser's own EventSource cannot) reconnects
+    # with ?lastEventId=<id> instead of the header (event-source-polyfill's default name).
+    last_event_id = ma.fields.Integer(data_key="lastEventId", validate=ma.validate.Range(min=0), metadata={
+        "description": "The Last-Event-ID header's value, for a client that sends it in the query (an "
+                       "EventSource polyfill reconnecting); the header, when sent, takes precedence"})
 
 
 # Documented by hand beside the header: flask-smorest's `doc(parameters=...)` replaces the
-# parameters it would generate from StreamQuerySchema, so the query's is listed here too.
+# parameters it would generate from StreamQuerySchema, so the query's are listed here too.
 AFTER_PARAMETER = {"in": "query", "name": "after", "required": False,
                    "schema": {"type": "integer", "minimum": 0},
                    "description": StreamQuerySchema._declared_fields["after"].metadata["description"]}
+LAST_EVENT_ID_PARAMETER = {"in": "query", "name": "lastEventId", "required": False,
+                           "schema": {"type": "integer", "minimum": 0},
+                           "description": StreamQuerySchema._declared_fields["last_event_id"].metadata["description"]}
 LINK_HEADER = {"Link": {"description": 'RFC 8288: the next page, rel="next"', "schema": {"type": "string"}}}
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
                  "description": "Resume after this version (the 'id' of the last event received); empty, as "
@@ -138,7 +147,7 @@ def list_events(query: dict, game_id: UUID):
 
 
 @blp.route("/<uuid:game_id>/stream")
-@blp.doc(operationId="streamEvents", security=READ_AUTH, parameters=[AFTER_PARAMETER, LAST_EVENT_ID],
+@blp.doc(operationId="streamEvents", security=READ_AUTH, parameters=[AFTER_PARAMETER, LAST_EVENT_ID_PARAMETER, LAST_EVENT_ID],
          responses={200: STREAM_ANSWER, 204: FINISHED_ANSWER})
 @blp.arguments(StreamQuerySchema, location="query")
 @blp.problems(400, 401, 404, 503)
@@ -209,10 +218,11 @@ def _within_the_log(game_id: UUID, game: Game, after: int) -> None:
 
 
 def _position(query: dict) -> int:
-    """Where the caller's copy of the log ends: Last-Event-ID (a reconnecting EventSource), else ?after."""
+    """Where the caller's copy of the log ends: Last-Event-ID (a reconnecting EventSource), else
+    ?lastEventId (a polyfill's reconnect), else ?after."""
     header = request.headers.get("Last-Event-ID")
     if header is None or header.strip() == "":
-        return query.get("after", 0)
+        return query.get("last_event_id", query.get("after", 0))
     if not header.strip().isdigit() or len(header.strip()) > 18:
         raise Problem(400, "Last-Event-ID is the version of the last event you received: a whole number.",
                       "MALFORMED_REQUEST")

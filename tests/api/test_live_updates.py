@@ -132,7 +132,11 @@ def test_it_resumes_after_last_event_id_or_after(served):
     by_after = served.stream(game, game["host_token"], query="?after=4")
     # empty, as the contract allows (no event received yet): as if not sent, ?after applies
     empty = served.stream(game, game["host_token"], **{"Last-Event-ID": "", "query": "?after=2"})
-    for stream, first in ((resumed, 4), (by_after, 5), (empty, 3)):
+    # An EventSource polyfill (a token needs one) reconnects with ?lastEventId=, its default name,
+    # beside the URL's own ?after: it is the header's value, and the header beats it.
+    polyfill = served.stream(game, game["host_token"], query="?after=1&lastEventId=2")
+    both = served.stream(game, game["host_token"], **{"Last-Event-ID": "4", "query": "?lastEventId=1"})
+    for stream, first in ((resumed, 4), (by_after, 5), (empty, 3), (polyfill, 3), (both, 5)):
         stream.wait_for(lambda s: s.messages and s.messages[-1].id == str(last))
         assert [m.id for m in stream.messages] == [str(v) for v in range(first, last + 1)]
     bad = served.http.get(f"{served.base}/games/{game['id']}/stream",
@@ -140,7 +144,8 @@ def test_it_resumes_after_last_event_id_or_after(served):
     assert bad.status_code == 400 and bad.headers["Content-Type"] == "application/problem+json"
     # A position past the latest version is a wrong cursor, said at once (an outside review's
     # stream with ?after=50 at version 6 waited, and would have skipped versions 7 to 50).
-    for headers, query in (({}, f"?after={last + 1}"), ({"Last-Event-ID": str(last + 40)}, "?after=1")):
+    for headers, query in (({}, f"?after={last + 1}"), ({"Last-Event-ID": str(last + 40)}, "?after=1"),
+                           ({}, f"?after=1&lastEventId={last + 2}")):
         past = served.http.get(f"{served.base}/games/{game['id']}/stream{query}",
                                headers={"Authorization": f"Bearer {game['host_token']}", **headers})
         assert past.status_code == 404 and past.json()["code"] == "VERSION_NOT_FOUND", (headers, query)
