@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service import create_app
+from service import create_app, send_public_file
 from tests.fakes import hoard
 from tests.fakes.http import bearer, create
 
@@ -140,22 +140,23 @@ def test_a_public_document_is_stored_only_to_be_revalidated(client):
 
 @pytest.mark.parametrize("path, file", [("/viewer", "viewer.html"), ("/static/viewer.js", "viewer.js"),
                                         ("/static/boards/svg.js", "boards/svg.js")])
-def test_the_viewers_files_are_tagged_with_a_digest_of_their_contents(client, path, file, tmp_path):
+def test_the_viewers_files_are_tagged_with_a_digest_of_their_contents(app, client, path, file, tmp_path):
     """Two nodes serving the same build from different checkouts give a file the same ETag, so a
     cache behind a balancer revalidates it on any node (docs/api.md): the tag is a digest of the
     contents, not of the file's path or modification time (an outside review found Werkzeug's)."""
     source = STATIC / file
     tag = client.get(path).headers["ETag"]
     assert tag == f'"{hashlib.sha256(source.read_bytes()).hexdigest()[:32]}"'
-    before = source.stat()
-    try:
-        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns - 86_400 * 10**9))  # as another checkout's
-        again = client.get(path, headers={"If-None-Match": tag})
+    other = tmp_path / "checkout" / file   # the same file in another checkout, written a day later
+    other.parent.mkdir(parents=True)
+    other.write_bytes(source.read_bytes())
+    os.utime(other, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 86_400 * 10**9))
+    with app.test_request_context(path, headers={"If-None-Match": tag}):
+        again = send_public_file(str(tmp_path / "checkout"), file)   # conditional on the request, as served
         assert (again.status_code, again.headers["ETag"]) == (304, tag)
-    finally:
-        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert client.get("/static/no-such.js").status_code == 404
     assert client.get("/static/../__init__.py").status_code == 404
+
 
 @pytest.mark.parametrize("path", ["/rulesets", f"/rulesets/{hoard.RULESET.id}"])
 def test_a_ruleset_is_revalidated_with_its_etag_for_a_304(client, path):

@@ -82,17 +82,19 @@ def _listed(host: dict, where: str) -> list:
     return host["nameable"][found[2]] if found[2] else host["seats"][int(found[3])]["victory"]
 
 
-def step(game, ruleset, rng: random.Random, choose=None) -> None:
+def step(game, ruleset, rng: random.Random, choose=None) -> int:
     """One random legal command, sent as the host with what a table turned up: what the server
     would have drawn, reported in the command's table fields; each id reported is one the
     host's view offered (`nameable`; cards stolen from a hand, or a Monster taken from a
-    Victory stack, are in sight in the host's `seats`)."""
+    Victory stack, are in sight in the host's `seats`). Returns how many reported ids were
+    checked against the list their `by_command` item names."""
     parley = game.client.application.extensions["parley"]
     state = parley.get_game(UUID(game.id)).state
     seat = rng.choice(ruleset.status(state).to_move)
     legal = ruleset.legal_commands(state, seat)
     command = dict(choose(rng, legal) if choose else rng.choice(progressing(legal)))
     host = game.get("", game.host).get_json()["state"]
+    itemised = 0
     if ruleset.id == "chrono-corsairs":
         # At a table a flipped Event token ends its command (CP-15), where the server's chance
         # goes on: the table turns up what table_inputs announces, from its physical decks.
@@ -109,6 +111,7 @@ def step(game, ruleset, rng: random.Random, choose=None) -> None:
                     (command, rows, told)
                 for where, x in zip(rows[0].get("items", []) if rows else [], told.get(field, []), strict=False):
                     assert x in _listed(host, where), (command, where, x)   # each item from the list it names
+                    itemised += 1
                 if rows and "items" in rows[0]:
                     assert len(rows[0]["items"]) == rows[0]["count"]
     nameable = {x for ids in host["nameable"].values() for x in ids}
@@ -120,6 +123,7 @@ def step(game, ruleset, rng: random.Random, choose=None) -> None:
         assert told["drawn"][0] in host["nameable"]["play_deck"]
     response = game.send({**command, **told, "seat": seat})
     assert response.status_code == 200, (command, told, response.get_json())
+    return itemised
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -190,11 +194,14 @@ def test_every_id_a_table_reports_was_nameable_to_the_end_of_the_game(corsairs_c
     parley = corsairs_client.application.extensions["parley"]
     rng = random.Random(seed)
     choose = sailor if ruleset_id == "league-of-pirates" else None  # random League games seldom end
+    itemised = 0
     for _ in range(1500):
         if ruleset.status(parley.get_game(UUID(game.id)).state).finished:
             break
-        step(game, ruleset, rng, choose)
+        itemised += step(game, ruleset, rng, choose)
     assert ruleset.status(parley.get_game(UUID(game.id)).state).finished
+    if ruleset_id in ("valeria-card-kingdoms", "crimson-seas"):   # by_command's items were checked
+        assert itemised > 0
     if ruleset_id == "tesoros-del-rey-pirata":
         kinds = [getattr(e, "event", {}).get("type") for e in parley.stored_events(UUID(game.id))]
         assert "DiscardReshuffled" in kinds
