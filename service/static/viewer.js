@@ -56,32 +56,52 @@ async function loadGame(id, token) {
   show(d);
 }
 
+// The first version an export hides from its reader (a redacted record, or a command whose body
+// is), 1 when its creation hides the table's setup, or null when it hides nothing.
+function firstHidden(d) {
+  if (!d) return null;
+  if (d.creation && d.creation.redacted) return 1;
+  const hidden = [...(d.setup || []).filter((e) => e && e.redacted).map((e) => e.version)];
+  for (const c of d.commands || []) {
+    const events = (c && c.events) || [];
+    if (c && c.redacted && events.length) hidden.push(events[0].version);
+    hidden.push(...events.filter((e) => e && e.redacted).map((e) => e.version));
+  }
+  return hidden.length ? Math.min(...hidden) : null;
+}
+
 function loadExport(d) {
-  // Replay folds every record; one hidden from the export's reader cannot be folded (docs/disputes.md).
-  const hidden = d && (d.creation && d.creation.redacted ||
-    [...(d.setup || []), ...(d.commands || []).flatMap((c) => c.events || [])].some((e) => e && e.redacted) ||
-    (d.commands || []).some((c) => c && c.redacted));
-  if (hidden) {
+  // Replay folds the records up to the version shown; one hidden from the export's reader cannot
+  // be folded, so such an export replays up to the version before it (docs/disputes.md).
+  const first = firstHidden(d);
+  const who = d && typeof d.exported_for === "number" ? `seat ${d.exported_for}` : ((d && d.exported_for) || "its reader");
+  const rest = "Open the game itself with that token (game id and token above), or load the host's export, " +
+               "or any export taken after the end.";
+  if (first !== null && first <= 2) {
     $("viewer").hidden = true;
-    const who = typeof d.exported_for === "number" ? `seat ${d.exported_for}` : (d.exported_for || "its reader");
     return fail(`This export hides records from ${who} (the game was still running), so it cannot be replayed ` +
-                "here. Open the game itself with that token (game id and token above), or load the host's export, " +
-                "or any export taken after the end.");
+                "here. " + rest);
   }
   source = {kind: "export"};
   $("seat").disabled = false;
-  show(d);
+  show(d, first === null ? null : first - 1);
+  if (first !== null) {
+    $("partial").textContent = `This export hides records from ${who} from version ${first} on (the game was ` +
+                               `still running): shown up to version ${first - 1}. ` + rest;
+    $("partial").hidden = false;
+  }
 }
 
-function show(d) {
+function show(d, upTo = null) {
   fail("");
+  $("partial").hidden = true;
   doc = d;
   views = new Map();
-  entries = records(d);
+  entries = records(d).filter((e) => upTo === null || e.version <= upTo);
   content = contentOf(d);
   const creation = d.creation || {};
   seats = (creation.seats || []).map((s) => s.name);
-  const last = entries.length ? entries[entries.length - 1].version : 1;
+  const last = entries.length ? entries[entries.length - 1].version : (upTo || 1);
   $("title").textContent = `${creation.ruleset || "game"} — ${seats.join(", ")}`;
   $("last").textContent = last;
   $("slider").max = last;

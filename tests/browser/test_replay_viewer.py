@@ -7,6 +7,7 @@ import random
 import subprocess
 
 from tests.browser.conftest import CHROMIUM, FLAGS, png_pixels
+from tests.disputes.games import TABLE_SETUP
 from tests.fakes.http import create, progressing
 
 
@@ -102,7 +103,7 @@ DONE = 'document.getElementById("error").textContent || document.getElementById(
 SETTLE = """Promise.all([...document.images].map((image) => image.complete ? null :
   new Promise((done) => { image.addEventListener("load", done); image.addEventListener("error", done); })))
   .then(() => new Promise((done) => setTimeout(done, 200)))"""
-SHOWN = """Object.fromEntries(["title", "timeline", "acted", "dice", "error"]
+SHOWN = """Object.fromEntries(["title", "timeline", "acted", "dice", "error", "partial"]
   .map((id) => [id, document.getElementById(id).textContent]))"""
 
 
@@ -123,6 +124,19 @@ def replay_in_the_viewer(served, browser, export: dict, *, bypass_csp=False, wri
             "violations": page.evaluate("window.violations"),
             "shown": page.evaluate(SHOWN)}
 
+
+def test_an_export_that_hides_its_setup_is_explained_not_drawn(served, browser):
+    """A seat's export of a running Tesoros table game hides the hands the table dealt, in its
+    creation record: nothing replays, so the page says what to open instead rather than drawing
+    an empty table."""
+    client = served.app.test_client()
+    game = create(client, "tesoros-del-rey-pirata", players=("Anne", "Ben"), chance="table",
+                  setup=TABLE_SETUP["tesoros-del-rey-pirata"])
+    mine = client.get(f"/games/{game.id}/export", headers=game.seat(0)).get_json()
+    assert mine["creation"]["redacted"]
+    seen = replay_in_the_viewer(served, browser, mine)
+    assert "hides records from seat 0 (the game was still running), so it cannot be replayed" in \
+        seen["shown"]["error"], seen
 
 def test_a_crafted_export_shows_its_markup_as_text_and_runs_no_script(served, browser):
     for name, (export, shown) in crafted_exports(served.app.test_client()).items():
@@ -154,24 +168,36 @@ def test_the_policy_alone_stops_markup_that_got_into_the_page(served, browser):
     assert {"script-src-attr", "img-src"} <= set(seen["violations"]), seen  # the policy refused them
 
 
-def test_a_seats_redacted_export_is_explained_not_drawn_and_the_timeline_takes_the_keyboard(served, browser):
+def test_a_seats_redacted_export_is_drawn_up_to_what_it_hides_and_the_timeline_takes_the_keyboard(served, browser):
     """A seat's export of a running League game hides the other seat's sealed choice: replay
-    cannot fold it, and the page says what to open instead rather than drawing an empty table.
-    A complete export draws, and each timeline entry can be reached and chosen from the keyboard."""
+    cannot fold that record, so the page draws the game up to the version before it and says
+    what to open for the rest. A complete export draws whole, and each timeline entry can be
+    reached and chosen from the keyboard."""
     client = served.app.test_client()
     game = create(client, "league-of-pirates", players=("Anne", "Ben"))
     chooser = game.view()["to_move"][0]
     assert game.send(game.legal(game.seat(chooser))[0], game.seat(chooser)).status_code == 200
     mine = client.get(f"/games/{game.id}/export", headers=game.seat(1 - chooser)).get_json()
     assert mine["commands"][0]["redacted"]
+    first = mine["commands"][0]["events"][0]["version"]
     seen = replay_in_the_viewer(served, browser, mine)
-    assert f"hides records from seat {1 - chooser}" in seen["shown"]["error"], seen
+    assert seen["shown"]["error"] == "", seen
+    assert f"hides records from seat {1 - chooser} from version {first} on" in seen["shown"]["partial"], seen
+    assert f"shown up to version {first - 1}" in seen["shown"]["partial"], seen
+    page = browser.open(f"{served.base}/viewer")
+    page.choose_file("#file", served.tmp / "export.json")   # the seat's export again
+    page.wait_until(f'document.body.dataset.shown === "{first - 1}"')
+    assert page.evaluate('document.getElementById("partial").hidden') is False
+    assert page.evaluate('Number(document.getElementById("slider").max)') == first - 1
+    assert page.evaluate('[...document.querySelectorAll("#timeline li")].map((li) => li.value)') == \
+        list(range(2, first))
     path = served.tmp / "export.json"
     path.write_text(json.dumps(client.get(f"/games/{game.id}/export", headers=game.host).get_json()))
     page = browser.open(f"{served.base}/viewer")
     page.choose_file("#file", path)
     page.wait_until('document.body.dataset.shown === "3"')
     assert page.evaluate('document.getElementById("viewer").hidden') is False
+    assert page.evaluate('document.getElementById("partial").hidden') is True   # nothing hidden: whole
     assert page.evaluate('[...document.querySelectorAll("#timeline li")].every((li) => li.tabIndex === 0)')
     page.evaluate('document.getElementById("v2").focus()')
     page.press("Enter", 13)
