@@ -163,8 +163,9 @@ def _ensure_ascii(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_ENSURE_ASCII, _ensure_ascii)
 
 
-# The content digests of the service's own files, by (path, modification time, size).
-_DIGESTS: dict[tuple[str, int, int], str] = {}
+# The content digest of each of the service's own files, by path, with the modification time
+# and size it was taken at: one entry a file, however often it changes.
+_DIGESTS: dict[str, tuple[int, int, str]] = {}
 
 
 def send_public_file(directory: str, filename: str, **kwargs: Any) -> Response:
@@ -176,11 +177,13 @@ def send_public_file(directory: str, filename: str, **kwargs: Any) -> Response:
     if path is None or not os.path.isfile(path):
         raise NotFound()
     found = os.stat(path)
-    key = (path, found.st_mtime_ns, found.st_size)
-    tag = _DIGESTS.get(key)
-    if tag is None:
+    kept = _DIGESTS.get(path)
+    if kept is not None and kept[:2] == (found.st_mtime_ns, found.st_size):
+        tag = kept[2]
+    else:
         with open(path, "rb") as file:
-            tag = _DIGESTS[key] = hashlib.sha256(file.read()).hexdigest()[:32]
+            tag = hashlib.sha256(file.read()).hexdigest()[:32]
+        _DIGESTS[path] = (found.st_mtime_ns, found.st_size, tag)
     return send_from_directory(directory, filename, etag=tag, **kwargs)
 
 
