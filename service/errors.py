@@ -54,6 +54,16 @@ CODES = {
 }
 
 
+# RFC 9110 15 renamed three statuses; Python 3.11's http.HTTPStatus still has the old phrases
+# ("Request Entity Too Large"). A problem's title is the status's name (RFC 9457 3.1.3).
+RENAMED = {413: "Content Too Large", 414: "URI Too Long", 422: "Unprocessable Content"}
+
+
+def phrase(status: int) -> str:
+    """The status's reason phrase as RFC 9110 names it."""
+    return RENAMED.get(status) or http.HTTPStatus(status).phrase
+
+
 class CauseSchema(ma.Schema):
     """One thing wrong with a creation request (INVALID_GAME)."""
 
@@ -106,7 +116,7 @@ def problem_response(status: int, detail: str, code: str | None = None,
                      headers: dict | None = None, **extensions):
     body = {
         "type": TYPE_BASE + (code or CODES.get(status, "ERROR")).lower().replace("_", "-"),
-        "title": http.HTTPStatus(status).phrase,
+        "title": phrase(status),
         "status": status,
         "detail": detail,
         "instance": request.path,
@@ -149,7 +159,7 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
 
     try:  # gunicorn names a 501 (a transfer coding it does not know) "Bad Request"
         known = http.HTTPStatus(status)
-        reason, code = known.phrase, CODES.get(status, known.name)
+        reason, code = phrase(status), CODES.get(status, known.name)
     except ValueError:
         code = CODES.get(status, "ERROR")
     body = json.dumps({"type": TYPE_BASE + code.lower().replace("_", "-"), "title": reason,

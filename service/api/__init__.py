@@ -24,7 +24,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from domain.ruleset import ARBITER
 from service.application import GameNotFound, Parley
-from service.errors import DOCUMENTED, PROBLEM_JSON, RATE_LIMITED, SERVER_LIMITS, Problem, ProblemSchema
+from service.errors import DOCUMENTED, PROBLEM_JSON, RATE_LIMITED, SERVER_LIMITS, Problem, ProblemSchema, phrase
 from service.game import SPECTATOR, Game
 
 BEARER = re.compile(r"^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$", re.IGNORECASE)
@@ -200,8 +200,7 @@ class Api(flask_smorest.Api):
 
     def _register_responses(self):
         for status in DOCUMENTED:
-            phrase = http.HTTPStatus(status).phrase
-            response = {"description": phrase, "schema": ProblemSchema}
+            response = {"description": phrase(status), "schema": ProblemSchema}
             if status in ANSWER_HEADERS:
                 response["headers"] = ANSWER_HEADERS[status]
             prepare_response(response, self.spec, PROBLEM_JSON)
@@ -272,6 +271,8 @@ ANSWER_HEADERS = {
                                                     "created with custom content costs 20)", "schema": _digits()},
           "X-RateLimit-Reset": {"description": "When the window frees a request, in seconds since the epoch",
                                 "schema": _digits()}},
+    412: {"ETag": {"description": 'The game\'s current version, as "<version>"', "required": True,
+                   "schema": {"type": "string", "pattern": '^"[0-9]+"$'}}},
     # RFC 6750 section 3: every 401 names the Bearer scheme (and says invalid_token when the token sent is not one).
     401: {"WWW-Authenticate": {"description": "The Bearer scheme and its realm (parley, or parley-metrics on "
                                               "/metrics), with error=\"invalid_token\" when the token sent is "

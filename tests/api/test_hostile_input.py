@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from http import HTTPStatus
 
 import pytest
 
@@ -23,6 +24,9 @@ INTERNALS = ("Traceback", "File \"", ".py", "/srv/", "/work/", "site-packages", 
              "Exception", "0x7f")
 
 JSON = "application/json"
+# A problem's title names its status as RFC 9110 section 15 does: three of Python's phrases are
+# the names RFC 9110 replaced.
+RFC9110_TITLES = {413: "Content Too Large", 414: "URI Too Long", 422: "Unprocessable Content"}
 NEW_GAME = {"ruleset": "hidden-hoard", "players": [{"name": "Kira"}, {"name": "David"}]}
 
 
@@ -271,6 +275,7 @@ def check_refusal(name: str, entry: Hostile, status: int, headers, body: bytes) 
     for member in RFC9457 + ("code",):
         assert member in problem, (name, member, problem)
     assert problem["status"] == status and problem["code"] == entry.code, (name, problem)
+    assert problem["title"] == RFC9110_TITLES.get(status, HTTPStatus(status).phrase), (name, problem["title"])
     assert problem["type"].endswith("/" + entry.code.lower().replace("_", "-")) or problem["type"].endswith(
         "/" + problem["code"].lower().replace("_", "-")), problem
     text = body.decode("utf-8", "replace")
