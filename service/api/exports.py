@@ -15,7 +15,7 @@ from flask import current_app, request
 
 from disputes.export import FORMAT, SCHEMA, MalformedExport
 from service.api import Blueprint, application, arbiter_request, authenticate_reader, loads_strictly
-from service.api.games import ETAG_HEADER, IF_NONE_MATCH, READ_AUTH
+from service.api.games import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, READ_AUTH, if_match_holds
 from service.errors import Problem
 from service.exports import export_head, export_parts
 
@@ -99,12 +99,12 @@ VERIFY_LINK = {"VerifyThisExport": {"operationId": "verifyExport", "requestBody"
 
 @blp.route("/<uuid:game_id>/export")
 @blp.doc(operationId="exportGame", security=READ_AUTH, responses={200: {"links": VERIFY_LINK}},
-         parameters=[EXPORT_IF_NONE_MATCH])
+         parameters=[IF_MATCH, EXPORT_IF_NONE_MATCH])
 @blp.response(200, ExportSchema, headers=ETAG_HEADER)
 @blp.documented(blp.alt_response(304, description=(
     "Not Modified: the If-None-Match sent names the game's version (the ETag of the export this token "
     "got before), so that export is still the game's; no body"), headers=ETAG_HEADER))
-@blp.problems(401, 404, 503)
+@blp.problems(401, 404, 412, 503)
 def export_game(game_id: UUID):
     """The whole game: creation, every command with its events and hashes, and the seed once over.
 
@@ -114,6 +114,7 @@ def export_game(game_id: UUID):
     before), an unchanged game answers 304 without a body.
     """
     game, caller = authenticate_reader(game_id)
+    if_match_holds(game.version)
     if request.if_none_match.contains_weak(str(game.version)):  # RFC 9110 13.1.2: weak comparison
         return current_app.response_class(status=304, headers={"ETag": f'"{game.version}"'})
     parley = application()

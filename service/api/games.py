@@ -193,6 +193,18 @@ IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "sc
                  "description": 'The ETag of the view this token got before, "<version>" (or "*"): 304 while it '
                                 "is still the version shown"}
 
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+            "description": 'Answer only while the game is at this version, "<version>" (or "*"); else 412'}
+
+
+def if_match_holds(version: int) -> None:
+    """RFC 9110 13.1.1, evaluated before If-None-Match (13.2.2): an If-Match that names none
+    of the version's tags (strong comparison, "*" holds) is 412, as on a command."""
+    if "If-Match" in request.headers and not request.if_match.contains(str(version)):
+        raise Problem(412, f"The game is at version {version}, not the one in If-Match.", "VERSION_MISMATCH",
+                      headers={"ETag": f'"{version}"'}, version=version)
+
+
 ETAG_HEADER = {"ETag": {"description": 'The game version shown, as "<version>"',
                         "schema": {"type": "string"}}}
 
@@ -371,13 +383,13 @@ def create_game(body: dict):
 
 
 @blp.route("/<uuid:game_id>")
-@blp.doc(operationId="getGame", security=READ_AUTH, parameters=[VERSION_PARAMETER, IF_NONE_MATCH])
+@blp.doc(operationId="getGame", security=READ_AUTH, parameters=[VERSION_PARAMETER, IF_MATCH, IF_NONE_MATCH])
 @blp.arguments(VersionQuerySchema, location="query")
 @blp.response(200, GameViewSchema, headers=ETAG_HEADER)
 @blp.documented(blp.alt_response(304, description=(
     "Not Modified: the If-None-Match sent names the version shown (its ETag), so the view you "
     "hold for this token is still the game's; no body"), headers=ETAG_HEADER))
-@blp.problems(400, 401, 404, 503)
+@blp.problems(400, 401, 404, 412, 503)
 def get_game(query: dict, game_id: UUID):
     """The game as your seat sees it, optionally at a past version.
 
@@ -390,6 +402,7 @@ def get_game(query: dict, game_id: UUID):
         raise Problem(404, f"This game has {game.version} stored events; there is no version {version}.",
                       "VERSION_NOT_FOUND")
     tag = str(version if version is not None else game.version)
+    if_match_holds(int(tag))
     if request.if_none_match.contains_weak(tag):  # RFC 9110 13.1.2: weak comparison; "*" matches
         return current_app.response_class(status=304, headers={"ETag": f'"{tag}"'})
     if version is not None:

@@ -62,6 +62,27 @@ def test_if_none_match_with_the_version_shown_answers_304_without_a_body(client)
     assert game.get("", {**seat, "If-None-Match": moved.headers["ETag"]}, query_string={"version": 5}).status_code == 200
 
 
+def test_if_match_answers_only_while_the_game_is_at_that_version(client):
+    """RFC 9110 13.1.1: a read with If-Match naming another version is 412 with the current
+    ETag, before any If-None-Match; "*" and a list naming the version hold. The export too."""
+    game = create(client)
+    seat = game.seat(0)
+    tag = game.get("", seat).headers["ETag"]
+    for held in (tag, "*", f'"1", {tag}'):
+        assert game.get("", {**seat, "If-Match": held}).status_code == 200, held
+    assert game.get("", {**seat, "If-Match": tag, "If-None-Match": tag}).status_code == 304
+    assert game.get("", {**seat, "If-Match": f"W/{tag}"}).status_code == 412  # strong comparison
+    game.send({"type": "draw"}, seat)
+    stale = game.get("", {**seat, "If-Match": tag, "If-None-Match": tag})
+    problem = stale.get_json()
+    assert stale.status_code == 412 and problem["code"] == "VERSION_MISMATCH"
+    assert stale.headers["ETag"] == f'"{problem["version"]}"' != tag
+    assert game.get("", {**seat, "If-Match": tag}, query_string={"version": 5}).status_code == 200  # a past version's tag
+    assert game.get("/export", {**seat, "If-Match": tag}).status_code == 412
+    assert game.get("/export", {**seat, "If-Match": stale.headers["ETag"]}).status_code == 200
+    assert game.get("", {"Authorization": "Bearer nope", "If-Match": tag}).status_code == 401
+
+
 def test_if_none_match_is_answered_only_after_the_token_is_checked(client):
     game = create(client)
     tag = game.get("").headers["ETag"]
