@@ -50,6 +50,10 @@ class EventPageSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventEntrySchema), required=True)
     next = ma.fields.Integer(required=True, allow_none=True, metadata={
         "description": "Pass as 'after' for the next page; null at the end of the log"})
+    resume_after = ma.fields.Integer(required=True, validate=ma.validate.Range(min=0), metadata={
+        "description": "Where this page leaves you, never null: the last event's version, or the 'after' "
+                       "sent when the page is empty. Pass it as 'after' to go on, with 'wait' to hear of "
+                       "what comes next (a long poll's loop)"})
 
 
 class StreamQuerySchema(ma.Schema):
@@ -135,7 +139,8 @@ def list_events(query: dict, game_id: UUID):
     more = len(stored) > limit
     page = stored[:limit]
     body = {"events": [event_entry(game, e, caller) for e in page],
-            "next": page[-1].originator_version if more else None}
+            "next": page[-1].originator_version if more else None,
+            "resume_after": page[-1].originator_version if page else after}
     headers = {}
     if more:
         link = url_for("events.list_events", game_id=game_id, after=body["next"], limit=limit)

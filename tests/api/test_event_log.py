@@ -17,6 +17,8 @@ def test_the_log_pages_by_cursor_with_a_link_to_the_next_page(client):
     last = game.get("/events", query_string={"after": 4, "limit": 2})
     assert [e["version"] for e in last.get_json()["events"]] == [5]
     assert last.get_json()["next"] is None and "Link" not in last.headers
+    assert body["resume_after"] == 2 and last.get_json()["resume_after"] == 5
+    assert game.get("/events", query_string={"after": 5}).get_json() == {"events": [], "next": None, "resume_after": 5}
 
 
 def test_the_creation_event_records_ruleset_seats_options_and_chance(client):

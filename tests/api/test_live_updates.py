@@ -178,7 +178,7 @@ def test_a_finished_games_stream_ends_and_reconnecting_answers_204(served):
     assert "Content-Type" not in again.headers   # no body, so no type
     started = time.monotonic()   # a long poll at the end of a finished game: nothing will come
     polled = served.events(game, game["host_token"], after=final, wait=20)
-    assert polled.json() == {"events": [], "next": None} and time.monotonic() - started < 10
+    assert polled.json() == {"events": [], "next": None, "resume_after": final} and time.monotonic() - started < 10
 
 
 def test_the_stream_answers_only_its_readers(served):
@@ -218,13 +218,33 @@ def test_a_long_poll_answers_as_soon_as_an_event_is_stored(served):
     assert answers["took"] < 20  # answered by the event, not by the end of the wait
 
 
+def test_a_long_poll_loop_on_resume_after_gets_every_event_once_in_order(served):
+    """An app's loop: `after = page["resume_after"]`, never null, from the first page on, while
+    another seat plays; short pages, empty waits and pages that end the log included. It sees
+    exactly the log (`next` alone is null at the end: no cursor to wait on)."""
+    game = served.create()
+    token = game["seats"][1]["token"]
+    player = threading.Thread(target=served.play, args=(game, 12, random.Random(5)))
+    player.start()
+    seen, after, pages = [], 0, []
+    while player.is_alive() or not pages or pages[-1]["events"]:
+        page = served.events(game, token, after=after, wait=1, limit=3).json()
+        assert page["resume_after"] == (page["events"][-1]["version"] if page["events"] else after), page
+        seen += page["events"]
+        pages.append(page)
+        after = page["resume_after"]
+    player.join()
+    assert seen == served.log(game, token)
+    assert any(not p["events"] for p in pages) and any(p["events"] and p["next"] is None for p in pages)
+
+
 def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(served):
     game = served.create()
     token = game["host_token"]
     version = served.events(game, token).json()["events"][-1]["version"]
     started = time.monotonic()
     page = served.events(game, token, after=version, wait=1)
-    assert page.status_code == 200 and page.json() == {"events": [], "next": None}
+    assert page.status_code == 200 and page.json() == {"events": [], "next": None, "resume_after": version}
     assert time.monotonic() - started >= 1
     too_long = served.events(game, token, after=version, wait=31)
     assert too_long.status_code == 400
@@ -325,7 +345,7 @@ def test_a_draining_process_ends_its_streams_with_every_event_and_answers_its_lo
     served.app.extensions["parley"].live.drain()
     poll.join(10)
     assert not poll.is_alive()
-    assert polled["answer"].status_code == 200 and polled["answer"].json() == {"events": [], "next": None}
+    assert polled["answer"].status_code == 200 and polled["answer"].json() == {"events": [], "next": None, "resume_after": last}
     for stream in streams:
         stream.wait_for(lambda s: s.ended)
         assert [m.id for m in stream.messages] == [str(v) for v in range(1, last + 1)]
