@@ -90,6 +90,15 @@ def security_headers(public: bool, page: bool) -> dict[str, str]:
             "Access-Control-Expose-Headers": EXPOSED}
 
 
+def _is_page(response: Response) -> bool:
+    """Whether the answer is the viewer's page. A 304 has no body and no type of its own (a
+    bare response is text/html), and a cache puts its headers on the copy it keeps (RFC 9111
+    4.3.4): it carries the policy of the answer it revalidates."""
+    if response.status_code == 304:
+        return request.endpoint == "replays.viewer" or (request.endpoint == "static" and request.path.endswith(".html"))
+    return response.mimetype == "text/html"
+
+
 def _response_headers(response: Response) -> Response:
     if request.method == "OPTIONS" and response.status_code == 200 and "Allow" in response.headers \
             and response.is_sequence and not response.get_data():
@@ -98,7 +107,7 @@ def _response_headers(response: Response) -> Response:
         response.status_code = 204
         del response.headers["Content-Type"]
     response.headers.update(security_headers(
-        request.endpoint in PUBLIC_ENDPOINTS and response.status_code < 400, response.mimetype == "text/html"))
+        request.endpoint in PUBLIC_ENDPOINTS and response.status_code < 400, _is_page(response)))
     if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers and "Allow" in response.headers:
         # A browser's preflight, answered by Flask's automatic OPTIONS: the route's methods.
         response.headers["Access-Control-Allow-Methods"] = response.headers["Allow"]

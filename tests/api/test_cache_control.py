@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service import create_app, send_public_file
+from service import DATA_POLICY, PAGE_POLICY, create_app, send_public_file
 from tests.fakes import hoard
 from tests.fakes.http import bearer, create
 
@@ -136,6 +136,21 @@ def test_a_public_document_is_stored_only_to_be_revalidated(client):
     assert client.get("/rulesets").headers["Cache-Control"] == "no-cache"
     assert client.get("/rulesets/nope").headers["Cache-Control"] == "no-store"  # errors never
 
+
+
+def test_a_304_carries_the_security_policy_of_the_answer_it_revalidates(client):
+    """A cache puts a 304's headers on the copy it keeps (RFC 9111 4.3.4): the viewer's page
+    keeps the page's policy, and data (a ruleset, a script, a game's view or export) the data
+    policy, though a 304 has no body and so no type of its own."""
+    game = create(client)
+    cases = {"/viewer": PAGE_POLICY, "/rulesets": DATA_POLICY, "/static/viewer.js": DATA_POLICY,
+             f"/games/{game.id}": DATA_POLICY, f"/games/{game.id}/export": DATA_POLICY}
+    for path, policy in cases.items():
+        auth = game.host if path.startswith("/games") else {}
+        first = client.get(path, headers=auth)
+        assert first.status_code == 200 and first.headers["Content-Security-Policy"] == policy, path
+        again = client.get(path, headers={**auth, "If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304 and again.headers["Content-Security-Policy"] == policy, path
 
 
 @pytest.mark.parametrize("path, file", [("/viewer", "viewer.html"), ("/static/viewer.js", "viewer.js"),
