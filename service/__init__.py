@@ -259,7 +259,9 @@ def create_app(config: dict | None = None) -> Flask:
     api = Api(app)
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",
-                       "description": "A seat's token, or the host token, from POST /games"})
+                       "description": "A seat's, the host's or the spectator's token, from POST /games; "
+                                      "the operator's arbiter token (PARLEY_ARBITER_TOKEN) on the operations "
+                                      "that say so"})
     for module in (rulesets, games, commands, events, legal_commands, exports, verifications, replays,
                    operations):
         api.register_blueprint(module.blp)

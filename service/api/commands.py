@@ -51,8 +51,9 @@ class StoredCommandSchema(ma.Schema):
 class EventEntrySchema(ma.Schema):
     version = ma.fields.Integer(required=True, metadata={"description": "The stored event's number (1 = creation)"})
     recorded_at = ma.fields.String(required=True)
-    hash = ma.fields.String(allow_none=True, metadata={
-        "description": "The record's link in the game's hash chain (docs/disputes.md)"})
+    hash = ma.fields.String(required=True, allow_none=True, metadata={
+        "description": "The record's link in the game's hash chain (docs/disputes.md); null only on a "
+                       "record stored without one"})
     event = ma.fields.Dict(required=True, metadata={"description": "The event as you may see it; its 'type' names it"})
     command = ma.fields.Nested(StoredCommandSchema, metadata={
         "description": "On the first event of a command's batch: the command that produced it"})

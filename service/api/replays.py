@@ -53,9 +53,18 @@ def replay_export(query: dict):
         raise Problem(422, f"This export cannot be replayed: {error}", "UNREPLAYABLE_EXPORT") from None
 
 
+PAGE_TAG = {"description": "A digest of the page's contents, the same on every node serving the same build",
+            "schema": {"type": "string"}}
+PAGE_IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                      "description": "The ETag of the page you hold: 304 while it is still the page served"}
+
+
 @blp.route("/viewer", methods=["GET"])
-@blp.doc(operationId="replayViewer", responses={200: {"description": "The replay viewer (HTML)",
-                                                      "content": {"text/html": {"schema": {"type": "string"}}}}})
+@blp.doc(operationId="replayViewer", responses={
+    200: {"description": "The replay viewer (HTML)", "content": {"text/html": {"schema": {"type": "string"}}},
+          "headers": {"ETag": PAGE_TAG}},
+    304: {"description": "Not Modified: the If-None-Match sent names the page's ETag; no body",
+          "headers": {"ETag": PAGE_TAG}}}, parameters=[PAGE_IF_NONE_MATCH])
 @blp.problems()
 def viewer():
     """The replay viewer: the table at each version, as the token sees it.
