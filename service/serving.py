@@ -14,6 +14,11 @@ worker:
   of the end of the header. Past the first, the client gets 408 problem+json and the
   connection is closed; past the second, the app answers 408 (`BodyTimeout`). Between
   requests, a kept-alive connection may idle for gunicorn's `keepalive`.
+- **`100 Continue` only when the body is read** (RFC 9110 10.1.1). gunicorn sends it as soon as
+  it has read the header; a request the app refuses on its header alone (a body over its
+  limit, no valid token) then had its whole body sent for nothing. It is sent when the app
+  first reads the body (the body's deadline starts then); an answer given without it closes
+  the connection, since the client may or may not send the body it announced.
 - **Offloading** (`offload`): work that holds the CPU for long (re-adjudicating an export,
   validating custom content) runs in gevent's pool of native threads, so the worker's other
   connections are still served meanwhile (the interpreter preempts threads, not greenlets).
@@ -36,6 +41,7 @@ T = TypeVar("T")
 HEADER_SECONDS = float(os.environ.get("PARLEY_HEADER_SECONDS", "10"))
 BODY_SECONDS = float(os.environ.get("PARLEY_BODY_SECONDS", "30"))
 _END_OF_HEADER = b"\r\n\r\n"
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
 class BodyTimeout(RequestTimeout):
     """The request's body did not arrive in time: the app answers 408 problem+json."""
@@ -62,6 +68,7 @@ class DeadlineSocket:
         self._state = "idle"  # idle -> header -> body -> (answer sent) idle
         self._deadline: float | None = None
         self._tail = b""  # the last bytes of the header so far, to find its end across reads
+        self._continue_owed = False  # the request asked for 100 Continue, not yet sent
 
     def __getattr__(self, name):
         return getattr(self._sock, name)
@@ -72,6 +79,16 @@ class DeadlineSocket:
         yet (an answer being streamed is not idle, though its state is, since its first send;
         a new connection waiting for its first request is not either: it is served)."""
         return self._waiting and self._answered
+
+    def owe_continue(self) -> None:
+        """The request being read announced a body with `Expect: 100-continue`: send `100
+        Continue` when the body is first read, not before."""
+        self._continue_owed = True
+
+    @property
+    def continue_withheld(self) -> bool:
+        """100 Continue was asked for and not sent: the body was not read (yet)."""
+        return self._continue_owed
 
     def stopping(self) -> bool:
         """The worker serving this connection is stopping."""
@@ -107,6 +124,11 @@ class DeadlineSocket:
                 self._state, self._deadline = "header", self._clock() + self._header_seconds
                 self._saw(data)
             return data
+        if self._continue_owed and self._state == "body":
+            # The app reads the body: now the client may send it, within the body's deadline.
+            self._continue_owed = False
+            self._sock.sendall(CONTINUE)
+            self._deadline = self._clock() + self._body_seconds
         data = self._recv_before_deadline(size, *flags)
         if self._state == "header":
             self._saw(data)
@@ -155,6 +177,7 @@ class DeadlineSocket:
         if bytes(data[:13]) != b"HTTP/1.1 100 ":
             self._state, self._deadline, self._tail = "idle", None, b""
             self._answered = True
+            self._continue_owed = False  # never an interim answer after the final one
 
     def close(self) -> None:
         """Close as gunicorn's threaded and sync workers do (its gevent worker closes at once):
@@ -225,6 +248,10 @@ def _response_class():
             # A worker told to stop closes each connection after its answer, and says so in
             # it (Connection: close), so the client sends its next request elsewhere.
             stopping = getattr(self.sock, "stopping", None)
+            if getattr(self.sock, "continue_withheld", False):
+                # Answered before the body was asked for: the client may send it yet, or not
+                # (RFC 9110 10.1.1), so no next request can be read on this connection.
+                self.force_close()
             return super().should_close() or (stopping is not None and stopping())
 
         def send_headers(self):
@@ -259,6 +286,14 @@ def _response_class():
     return Response
 
 
+def _announces_a_body(req) -> bool:
+    """The request has a body to come: a length above 0, or chunks."""
+    from gunicorn.http.body import ChunkedReader, LengthReader
+
+    reader = getattr(getattr(req, "body", None), "reader", None)
+    return isinstance(reader, ChunkedReader) or (isinstance(reader, LengthReader) and reader.length > 0)
+
+
 @functools.cache
 def _worker_class():
     import gevent
@@ -283,6 +318,12 @@ def _worker_class():
                 super().handle(listener, connection, addr)
             finally:
                 self._connections.discard(connection)
+
+        def handle_request(self, listener_name, req, sock, addr):
+            if req._expected_100_continue and isinstance(sock, DeadlineSocket) and _announces_a_body(req):
+                req._expected_100_continue = False  # gunicorn would send it now (wsgi.create)
+                sock.owe_continue()
+            return super().handle_request(listener_name, req, sock, addr)
 
         def _stopping(self) -> bool:
             return not self.alive

@@ -142,6 +142,26 @@ def test_the_body_deadline_holds_after_100_continue(pair):
         served.recv(100)  # the body does not come within 0.3 s
 
 
+def test_an_owed_100_continue_is_sent_when_the_body_is_read_and_never_after_the_answer(pair):
+    served, client = pair
+    client.sendall(b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+    served.recv(100)
+    served.owe_continue()
+    client.settimeout(0.2)
+    with pytest.raises(TimeoutError):
+        client.recv(100)   # nothing yet: the app has not asked for the body
+    client.sendall(b"{}")
+    assert served.recv(100) == b"{}" and client.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
+    assert not served.continue_withheld
+    served.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")
+    client.sendall(b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+    served.recv(100)
+    served.owe_continue()
+    assert served.continue_withheld
+    served.sendall(b"HTTP/1.1 413 Content Too Large\r\nConnection: close\r\n\r\n")   # refused unread
+    assert not served.continue_withheld
+
+
 # -- offload --------------------------------------------------------------------------------
 
 def test_offloaded_work_runs_in_a_native_thread_under_gevent_and_inline_otherwise():
@@ -328,6 +348,45 @@ def test_a_chunked_body_over_the_limit_is_413_not_cut_and_served(server):
     head, answer = _answer(server, _chunked(path, padded, headers=auth))   # exactly the limit: served
     assert head.startswith(b"HTTP/1.1 200 "), (head, answer)
     assert answer["version"] > created["version"]
+
+
+def _head(sock: socket.socket, seconds: float = 10) -> bytes:
+    """What the server sends up to the end of one answer's header (a 100 Continue is one)."""
+    sock.settimeout(seconds)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(1)
+        assert chunk, data
+        data += chunk
+    return data
+
+
+@pytest.mark.slow
+def test_100_continue_is_sent_only_when_the_body_is_read(server):
+    """RFC 9110 10.1.1: a body the app refuses on its header alone (over the 1 MiB limit) is
+    answered 413 without 100 Continue, so the client never sends it, and the connection is
+    closed (the client may send it yet); a body the app reads gets 100 Continue first, and
+    the connection stays open for the next request."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 2000000\r\nExpect: 100-continue\r\n\r\n")
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 413 ") and b"Connection: close" in head, head
+        _read_to_close(s, 10)   # the problem, then the end of the connection
+    body = json.dumps({"ruleset": "corsairs-of-valeria", "players": [{"name": "A"}, {"name": "B"}]}).encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\nExpect: 100-continue\r\n\r\n" % len(body))
+        assert _head(s) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        s.sendall(body)
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 201 ") and b"Connection: keep-alive" in head, head
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        s.settimeout(10)
+        while length:
+            length -= len(s.recv(length))
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: parley\r\n\r\n")   # the same connection goes on
+        assert _head(s).startswith(b"HTTP/1.1 200 ")
 
 
 @pytest.mark.slow
