@@ -266,6 +266,7 @@ def create_app(config: dict | None = None) -> Flask:
                    operations):
         api.register_blueprint(module.blp)
     api.spec.components.schema("StreamMessage", events.STREAM_MESSAGE)
+    api.declare_answer_headers()
     errors.register(app)
     operations.install(app)
     app.before_request(_host_required)  # before the rate limits: a request refused 400 spends no budget

@@ -201,10 +201,30 @@ class Api(flask_smorest.Api):
     def _register_responses(self):
         for status in DOCUMENTED:
             response = {"description": phrase(status), "schema": ProblemSchema}
-            if status in ANSWER_HEADERS:
-                response["headers"] = ANSWER_HEADERS[status]
+            # Every answer has an id; a refusal of a counted operation tells the budget too
+            # (the probes' are not counted: they do not carry it, which an optional header allows).
+            response["headers"] = {**_header_refs([*REQUEST_ID_HEADER, *BUDGET_HEADERS]), **ANSWER_HEADERS.get(status, {})}
             prepare_response(response, self.spec, PROBLEM_JSON)
             self.spec.components.response(http.HTTPStatus(status).name, response, lazy=True)
+
+    def declare_answer_headers(self) -> None:
+        """Put on every answer in the contract the headers every answer carries: X-Request-ID,
+        and on an operation the rate limits count (one that may answer 429) the budget's
+        X-RateLimit-* (service/limits.py; absent where an operator turned the limits off).
+        Run once the blueprints are registered."""
+        for name, header in {**REQUEST_ID_HEADER, **BUDGET_HEADERS}.items():
+            self.spec.components.header(name, header)
+
+        for operations in self.spec._paths.values():
+            for operation in operations.values():
+                if not isinstance(operation, dict) or "responses" not in operation:
+                    continue
+                counted = str(RATE_LIMITED) in operation["responses"]
+                for response in operation["responses"].values():
+                    if "$ref" not in response:  # a shared error response has them already
+                        headers = response.setdefault("headers", {})
+                        for name, ref in _header_refs([*REQUEST_ID_HEADER, *(BUDGET_HEADERS if counted else ())]).items():
+                            headers.setdefault(name, ref)
 
     def query_parameters(self) -> dict[str, frozenset[str]]:
         """Each documented operation's endpoint and the query parameters the contract gives it
@@ -261,16 +281,30 @@ def install_query_check(app, taken: dict[str, frozenset[str]]) -> None:
     app.before_request(_query_as_declared)
 
 
+def _header_refs(names) -> dict:
+    return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
+
+
 def _digits() -> dict:  # a header holding a whole number
     return {"type": "string", "pattern": "^[0-9]+$"}
+# Every answer's id (service/api/operations.py): the client's X-Request-ID when it is a sensible
+# one, else a new one; the log line of the request carries it.
+REQUEST_ID_HEADER = {"X-Request-ID": {
+    "description": "This request's id, as the service's log names it: the X-Request-ID sent (up to 128 of "
+                   "A-Z a-z 0-9 . _ : -), else a new one", "required": True,
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"}}}
+# The budget an answer of a counted operation was spent from (service/limits.py, docs/api.md
+# "Rate limits"): on every such answer while the limits are on (the default).
+BUDGET_HEADERS = {
+    "X-RateLimit-Limit": {"description": "The budget's requests a window", "schema": _digits()},
+    "X-RateLimit-Remaining": {"description": "What is left of it: 0, or less than the request costs (a game "
+                                             "created with custom content costs 20)", "schema": _digits()},
+    "X-RateLimit-Reset": {"description": "When the window frees a request, in seconds since the epoch",
+                          "schema": _digits()}}
 # The headers a refusal carries (docs/api.md, "Errors"): when to try again, and the budget spent.
 ANSWER_HEADERS = {
     429: {"Retry-After": {"description": "Seconds until the budget spent allows a request again", "schema": _digits()},
-          "X-RateLimit-Limit": {"description": "The budget's requests a window", "schema": _digits()},
-          "X-RateLimit-Remaining": {"description": "What is left of it: 0, or less than the request costs (a game "
-                                                    "created with custom content costs 20)", "schema": _digits()},
-          "X-RateLimit-Reset": {"description": "When the window frees a request, in seconds since the epoch",
-                                "schema": _digits()}},
+          **{name: {**header, "required": True} for name, header in BUDGET_HEADERS.items()}},
     412: {"ETag": {"description": 'The game\'s current version, as "<version>"', "required": True,
                    "schema": {"type": "string", "pattern": '^"[0-9]+"$'}}},
     # RFC 6750 section 3: every 401 names the Bearer scheme (and says invalid_token when the token sent is not one).

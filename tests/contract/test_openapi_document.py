@@ -115,3 +115,27 @@ def test_each_request_header_an_operation_honours_is_declared_on_it(operation, h
         (version,) = [p for p in found[0]["parameters"] if p["in"] == "query"]
         assert (version["name"], version["schema"]) == ("version", {"type": "integer", "minimum": least})
         assert version["description"] == field.metadata["description"]
+
+
+def test_every_answer_declares_its_request_id_and_a_counted_ones_its_budget():
+    """Every answer carries X-Request-ID, and every answer of an operation the rate limits
+    count (one that may answer 429) its budget's X-RateLimit-* (tests/api/test_rate_limits.py
+    sees them on served answers): the contract says so on each, not on the 429 alone."""
+    document = served()
+    headers = document["components"]["headers"]
+    assert headers["X-Request-ID"]["required"] is True
+    budget = {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+    counted = 0
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":   # the path's own, not an operation
+                continue
+            limited = "429" in operation["responses"]
+            counted += limited
+            for status, response in operation["responses"].items():
+                if "$ref" in response:
+                    response = document["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
+                declared = set(response.get("headers", {}))
+                assert "X-Request-ID" in declared, (method, path, status)
+                assert not limited or budget <= declared, (method, path, status)
+    assert counted >= 12 and "429" not in document["paths"]["/healthz"]["get"]["responses"]
