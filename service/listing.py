@@ -71,6 +71,7 @@ class Filters:
     after: UUID | None = None          # the cursor: games created after this one
     limit: int = 50
     public: bool | None = None         # only games anyone may (True) or may not (False) read without a token
+    newest_first: bool = False         # the latest created first (the cursor then goes back in time)
 
     @property
     def unmatchable(self) -> bool:
@@ -166,7 +167,7 @@ class ListingSQL:
 
     def select(self, filters: Filters, after: Any = None) -> tuple[str, list]:
         shape = (filters.name is not None, filters.ruleset is not None, filters.finished is not None,
-                 filters.public is not None, filters.after is not None)
+                 filters.public is not None, filters.after is not None, filters.newest_first)
         statement = self.statements.get(shape)
         if statement is None:
             statement = self.statements[shape] = self._statement(*shape)
@@ -175,7 +176,8 @@ class ListingSQL:
             params.append(after if after is not None else filters.after)
         return statement, [*params, filters.limit + 1]
 
-    def _statement(self, name: bool, ruleset: bool, finished: bool, public: bool, after: bool) -> str:
+    def _statement(self, name: bool, ruleset: bool, finished: bool, public: bool, after: bool,
+                   newest_first: bool) -> str:
         m = self.mark
         source, order = f"{self.games} g", "g.seq"
         if name:
@@ -185,10 +187,12 @@ class ListingSQL:
         where += [f"g.ruleset = {m}"] if ruleset else []
         where += [f"g.finished = {m}"] if finished else []
         where += [f"g.public = {m}"] if public else []
-        where += [f"{order} > (SELECT seq FROM {self.games} WHERE id = {m})"] if after else []
+        beyond = "<" if newest_first else ">"
+        where += [f"{order} {beyond} (SELECT seq FROM {self.games} WHERE id = {m})"] if after else []
         condition = f" WHERE {' AND '.join(where)}" if where else ""
+        # The same indexes serve both orders: read backwards for the newest first.
         return (f"SELECT g.id, g.ruleset, g.players, g.created_at, g.version, g.finished, g.public "
-                f"FROM {source}{condition} ORDER BY {order} LIMIT {m}")
+                f"FROM {source}{condition} ORDER BY {order}{' DESC' if newest_first else ''} LIMIT {m}")
 
 
 def apply_in_memory(games: dict[str, Listed], names: dict[str, list[str]], batch: list[Change]) -> None:
@@ -206,11 +210,11 @@ def apply_in_memory(games: dict[str, Listed], names: dict[str, list[str]], batch
 
 
 def select_in_memory(games: dict[str, Listed], names: dict[str, list[str]], filters: Filters) -> list[Listed]:
-    rows: Iterable[Listed] = games.values()
+    ids = list(reversed(games)) if filters.newest_first else list(games)
+    rows: Iterable[Listed] = (games[i] for i in ids)
     if filters.after is not None:
-        ids = list(games)
         after = str(filters.after)
-        rows = list(games.values())[ids.index(after) + 1:] if after in games else []
+        rows = [games[i] for i in ids[ids.index(after) + 1:]] if after in games else []
     found = []
     for row in rows:
         if (filters.ruleset is None or row.ruleset == filters.ruleset) \

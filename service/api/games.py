@@ -238,8 +238,13 @@ class ListGamesQuerySchema(ma.Schema):
                        "case, width and runs of spaces aside"})
     public = ma.fields.Boolean(truthy={"true"}, falsy={"false"}, metadata={
         "description": "true: only public games (anyone may watch them without a token); false: only the others"})
-    after = ma.fields.UUID(metadata={"description": "The cursor: list games created after this one"})
+    after = ma.fields.UUID(metadata={"description": "The cursor: list the games that come after this one in "
+                                                    "the order asked for (created after it; with "
+                                                    "order=newest, before it)"})
     limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(min=1, max=200))
+    order = ma.fields.String(load_default="oldest", validate=ma.validate.OneOf(["oldest", "newest"]), metadata={
+        "description": "oldest (the default): in the order the games were created; newest: the latest "
+                       "created first, as a lobby of recent games shows them"})
 
 
 class ListedGameSchema(ma.Schema):
@@ -271,7 +276,7 @@ class GameListSchema(ma.Schema):
              "schema": {"type": "string"}}})
 @blp.problems(400, 404, 503)
 def list_games(query: dict):
-    """Games in the order they were created, filtered by ruleset, status, player and publicity.
+    """Games in creation order, or the newest first, filtered by ruleset, status, player and publicity.
 
     An audience's app lists the games it may watch without a token with public=true.
 
@@ -279,7 +284,7 @@ def list_games(query: dict):
     over), never a token or anything a game's rules hide."""
     player = query.get("player")
     filters = Filters(query.get("ruleset"), query.get("status"), None if player is None else searched(player),
-                      query.get("after"), query["limit"], query.get("public"))
+                      query.get("after"), query["limit"], query.get("public"), query["order"] == "newest")
     try:
         rows, cursor = application().list_games(filters)
     except UnknownCursor:

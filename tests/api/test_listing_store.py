@@ -95,6 +95,26 @@ def test_every_filter_and_every_page_size_lists_exactly_the_matching_games_in_cr
     assert expected(games, player="strasse") and expected(games, player="KIRA")  # casefold: "Straße" is "STRASSE"
 
 
+def test_the_newest_first_lists_the_same_games_in_reverse_with_every_filter_and_page_size(stored_games):
+    """order=newest (a lobby of recent games): exactly the games the filters match, the latest
+    created first, paged back in time by the same cursor; the Link header keeps the order."""
+    client, games = stored_games
+    for ruleset, status, player, public in itertools.product(
+            (None, LEAGUE.id), (None, "finished"), (None, "ben"), (None, "true")):
+        query = {k: v for k, v in {"ruleset": ruleset, "status": status, "player": player, "public": public}.items() if v}
+        want = list(reversed(expected(games, ruleset, status, player, None if public is None else True)))
+        for limit in (1, 5, 50):
+            seen, _ = every_page(client, **query, order="newest", limit=limit)
+            assert [{k: g[k] for k in ("id", "ruleset", "players", "status", "version", "public")}
+                    for g in seen] == want, (query, limit)
+    first = client.get("/games", query_string={"order": "newest", "limit": 2})
+    assert [g["id"] for g in first.get_json()["games"]] == [games[-1].id, games[-2].id]
+    assert "order=newest" in first.headers["Link"]
+    assert client.get("/games", query_string={"order": "newest", "after": games[0].id}).get_json()["games"] == []
+    refused = client.get("/games", query_string={"order": "latest"})
+    assert refused.status_code == 400 and refused.get_json()["code"] == "MALFORMED_REQUEST"
+
+
 def test_the_public_filter_lists_the_games_anyone_may_watch_with_every_other_filter(stored_games):
     """An audience's app lists the games it may watch without a token (public=true)."""
     client, games = stored_games
