@@ -16,9 +16,9 @@ worker:
   requests, a kept-alive connection may idle for gunicorn's `keepalive`.
 - **`100 Continue` only when the body is read** (RFC 9110 10.1.1). gunicorn sends it as soon as
   it has read the header; a request the app refuses on its header alone (a body over its
-  limit, no valid token) then had its whole body sent for nothing. It is sent when the app
-  first reads the body (the body's deadline starts then); an answer given without it closes
-  the connection, since the client may or may not send the body it announced.
+  limit, a type it does not take) then had its whole body sent for nothing. It is sent when
+  the app first reads the body (the body's deadline starts then); an answer given without it
+  closes the connection, since the client may or may not send the body it announced.
 - **Offloading** (`offload`): work that holds the CPU for long (re-adjudicating an export,
   validating custom content) runs in gevent's pool of native threads, so the worker's other
   connections are still served meanwhile (the interpreter preempts threads, not greenlets).
@@ -112,6 +112,13 @@ class DeadlineSocket:
             raw.shutdown(socket.SHUT_RDWR)
 
     def recv(self, size: int, *flags) -> bytes:
+        if self._continue_owed:
+            # The app reads the body (nothing else is read before its answer): now the client
+            # may send it, within the body's deadline. Its header may have come pipelined
+            # behind the request before, read while this connection was idle.
+            self._continue_owed = False
+            self._sock.sendall(CONTINUE)
+            self._state, self._deadline, self._tail = "body", self._clock() + self._body_seconds, b""
         if self._state == "idle":
             if self._stopping() and self._answered and not self.pending():
                 return b""  # as if the client had closed: gunicorn ends the connection
@@ -124,11 +131,6 @@ class DeadlineSocket:
                 self._state, self._deadline = "header", self._clock() + self._header_seconds
                 self._saw(data)
             return data
-        if self._continue_owed and self._state == "body":
-            # The app reads the body: now the client may send it, within the body's deadline.
-            self._continue_owed = False
-            self._sock.sendall(CONTINUE)
-            self._deadline = self._clock() + self._body_seconds
         data = self._recv_before_deadline(size, *flags)
         if self._state == "header":
             self._saw(data)
@@ -286,12 +288,19 @@ def _response_class():
     return Response
 
 
-def _announces_a_body(req) -> bool:
-    """The request has a body to come: a length above 0, or chunks."""
+def _withhold_continue(req, sock) -> None:
+    """A request that asks for 100 Continue and waits for it (its body announced, none of it
+    here yet) gets it when the app reads its body (DeadlineSocket.recv), not from gunicorn
+    now. A client that sent its body (or part) with the header does not wait: gunicorn's
+    buffer holds it, the app reads it from there, and no 100 is owed."""
     from gunicorn.http.body import ChunkedReader, LengthReader
 
     reader = getattr(getattr(req, "body", None), "reader", None)
-    return isinstance(reader, ChunkedReader) or (isinstance(reader, LengthReader) and reader.length > 0)
+    announced = isinstance(reader, ChunkedReader) or (isinstance(reader, LengthReader) and reader.length > 0)
+    if req._expected_100_continue and isinstance(sock, DeadlineSocket) and announced \
+            and not req.unreader.buf.getbuffer().nbytes:
+        req._expected_100_continue = False  # gunicorn would send it now (wsgi.create)
+        sock.owe_continue()
 
 
 @functools.cache
@@ -320,9 +329,7 @@ def _worker_class():
                 self._connections.discard(connection)
 
         def handle_request(self, listener_name, req, sock, addr):
-            if req._expected_100_continue and isinstance(sock, DeadlineSocket) and _announces_a_body(req):
-                req._expected_100_continue = False  # gunicorn would send it now (wsgi.create)
-                sock.owe_continue()
+            _withhold_continue(req, sock)
             return super().handle_request(listener_name, req, sock, addr)
 
         def _stopping(self) -> bool:

@@ -87,7 +87,7 @@ def test_the_checked_parameters_are_the_contracts(app):
             if (method, path) in written:
                 assert served[rule.endpoint] == written[(method, path)], (rule.endpoint, served[rule.endpoint])
     assert served["commands.send_command"] == {"dry_run"}
-    assert served["games.list_games"] == {"ruleset", "status", "player", "public", "after", "limit"}
+    assert served["games.list_games"] == {"ruleset", "status", "player", "public", "after", "limit", "order"}
 
 
 @pytest.mark.parametrize("query", ["player=%ff", "player=Kira%c3", "ruleset=%e9t%e9"])

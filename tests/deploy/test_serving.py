@@ -389,6 +389,44 @@ def test_100_continue_is_sent_only_when_the_body_is_read(server):
         assert _head(s).startswith(b"HTTP/1.1 200 ")
 
 
+def _body_of(sock: socket.socket, head: bytes) -> bytes:
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    body = b""
+    while len(body) < length:
+        body += sock.recv(length - len(body))
+    return body
+
+
+@pytest.mark.slow
+def test_a_small_body_refused_unread_closes_and_one_sent_with_its_header_or_pipelined_is_served(server):
+    """A 2-byte body refused on its header (a type not taken: 415) gets no 100 Continue and
+    closes the connection, though gunicorn would keep it open for a body this small. A client
+    that sends its body with the header does not wait for the 100: none is owed, the
+    connection stays open. A request with Expect pipelined behind another gets its 100 when
+    its body is read."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: text/plain\r\n"
+                  b"Content-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 415 ") and b"Connection: close" in head, head
+    body = json.dumps({"ruleset": "corsairs-of-valeria", "players": [{"name": "A"}, {"name": "B"}]}).encode()
+    creation = (b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\nExpect: 100-continue\r\n\r\n" % len(body))
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(creation + body)   # not waiting for the 100
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 201 ") and b"Connection: keep-alive" in head, head
+        _body_of(s, head)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: parley\r\n\r\n" + creation)   # pipelined
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 200 "), head
+        _body_of(s, head)
+        assert _head(s, 5) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        s.sendall(body)
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 201 ") and b"Connection: keep-alive" in head, head
+
+
 @pytest.mark.slow
 def test_an_idempotency_key_sent_twice_is_refused_not_read_as_one(server):
     """Two Idempotency-Key lines reach the app joined by a comma (RFC 9110 5.3): 400, nothing
