@@ -292,14 +292,16 @@ def _withhold_continue(req, sock) -> None:
     """A request that asks for 100 Continue and waits for it (its body announced, none of it
     here yet) gets it when the app reads its body (DeadlineSocket.recv), not from gunicorn
     now. A client that sent its body (or part) with the header does not wait: gunicorn's
-    buffer holds it, the app reads it from there, and no 100 is owed."""
+    buffer holds it, the app reads it from there, and no 100 is sent (RFC 9110 10.1.1: a
+    server may omit it once it has some of the content)."""
     from gunicorn.http.body import ChunkedReader, LengthReader
 
     reader = getattr(getattr(req, "body", None), "reader", None)
     announced = isinstance(reader, ChunkedReader) or (isinstance(reader, LengthReader) and reader.length > 0)
-    if req._expected_100_continue and isinstance(sock, DeadlineSocket) and announced \
-            and not req.unreader.buf.getbuffer().nbytes:
-        req._expected_100_continue = False  # gunicorn would send it now (wsgi.create)
+    if not (req._expected_100_continue and isinstance(sock, DeadlineSocket) and announced):
+        return
+    req._expected_100_continue = False  # gunicorn would send it now (wsgi.create)
+    if not req.unreader.buf.getbuffer().nbytes:
         sock.owe_continue()
 
 
@@ -329,7 +331,7 @@ def _worker_class():
                 self._connections.discard(connection)
 
         def handle_request(self, listener_name, req, sock, addr):
-            _withhold_continue(req, sock)
+            _withhold_continue(req, sock)  # before gunicorn would send it (wsgi.create)
             return super().handle_request(listener_name, req, sock, addr)
 
         def _stopping(self) -> bool:
@@ -346,9 +348,7 @@ def _worker_class():
             gevent.spawn(self._drain)  # out of the signal handler: draining takes locks
 
         def _drain(self) -> None:
-            if not hasattr(self, "wsgi"):
-                # Stopped while still booting (gunicorn sets `wsgi` once the app is imported):
-                # nothing served yet, so nothing to drain and no connection to close.
+            if not hasattr(self, "wsgi"):  # stopped while booting (gunicorn sets `wsgi` once the app is imported)
                 self.log.info("stopping while booting: nothing to drain")
                 return
             try:
