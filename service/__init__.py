@@ -260,8 +260,8 @@ def create_app(config: dict | None = None) -> Flask:
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",
                        "description": "A seat's, the host's or the spectator's token, from POST /games; "
-                                      "the operator's arbiter token (PARLEY_ARBITER_TOKEN) on the operations "
-                                      "that say so"})
+                                      "or the operator's arbiter token (PARLEY_ARBITER_TOKEN), for a complete "
+                                      "export and for exports up to 64 MiB sent to /verifications and /replays"})
     for module in (rulesets, games, commands, events, legal_commands, exports, verifications, replays,
                    operations):
         api.register_blueprint(module.blp)

@@ -305,7 +305,8 @@ BUDGET_HEADERS = {
 ANSWER_HEADERS = {
     429: {"Retry-After": {"description": "Seconds until the budget spent allows a request again", "schema": _digits()},
           **{name: {**header, "required": True} for name, header in BUDGET_HEADERS.items()}},
-    412: {"ETag": {"description": 'The game\'s current version, as "<version>"', "required": True,
+    412: {"ETag": {"description": 'The tag of what was asked for: the game\'s current version, as "<version>" '
+                                  '(a past version\'s own for GET /games/{id}?version=N)', "required": True,
                    "schema": {"type": "string", "pattern": '^"[0-9]+"$'}}},
     # RFC 6750 section 3: every 401 names the Bearer scheme (and says invalid_token when the token sent is not one).
     401: {"WWW-Authenticate": {"description": "The Bearer scheme and its realm (parley, or parley-metrics on "

@@ -114,7 +114,7 @@ def export_game(game_id: UUID):
     before), an unchanged game answers 304 without a body.
     """
     game, caller = authenticate_reader(game_id)
-    if_match_holds(game.version)
+    if_match_holds(game.version, game.version)
     if request.if_none_match.contains_weak(str(game.version)):  # RFC 9110 13.1.2: weak comparison
         return current_app.response_class(status=304, headers={"ETag": f'"{game.version}"'})
     parley = application()

@@ -197,12 +197,15 @@ IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"t
             "description": 'Answer only while the game is at this version, "<version>" (or "*"); else 412'}
 
 
-def if_match_holds(version: int) -> None:
-    """RFC 9110 13.1.1, evaluated before If-None-Match (13.2.2): an If-Match that names none
-    of the version's tags (strong comparison, "*" holds) is 412, as on a command."""
-    if "If-Match" in request.headers and not request.if_match.contains(str(version)):
-        raise Problem(412, f"The game is at version {version}, not the one in If-Match.", "VERSION_MISMATCH",
-                      headers={"ETag": f'"{version}"'}, version=version)
+def if_match_holds(shown: int, current: int) -> None:
+    """RFC 9110 13.1.1, evaluated before If-None-Match (13.2.2): an If-Match that does not name
+    the tag of what is asked for (strong comparison, "*" holds) is 412, as on a command. What
+    is asked for is the game at its current version, or at a past one (?version=N, whose tag
+    "N" never changes)."""
+    if "If-Match" in request.headers and not request.if_match.contains(str(shown)):
+        detail = (f"The game is at version {current}, not the one in If-Match." if shown == current else
+                  f"This is the game at version {shown} (it is now at version {current}), not the one in If-Match.")
+        raise Problem(412, detail, "VERSION_MISMATCH", headers={"ETag": f'"{shown}"'}, version=current)
 
 
 ETAG_HEADER = {"ETag": {"description": 'The game version shown, as "<version>"',
@@ -407,7 +410,7 @@ def get_game(query: dict, game_id: UUID):
         raise Problem(404, f"This game has {game.version} stored events; there is no version {version}.",
                       "VERSION_NOT_FOUND")
     tag = str(version if version is not None else game.version)
-    if_match_holds(int(tag))
+    if_match_holds(int(tag), game.version)
     if request.if_none_match.contains_weak(tag):  # RFC 9110 13.1.2: weak comparison; "*" matches
         return current_app.response_class(status=304, headers={"ETag": f'"{tag}"'})
     if version is not None:

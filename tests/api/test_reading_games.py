@@ -78,6 +78,9 @@ def test_if_match_answers_only_while_the_game_is_at_that_version(client):
     assert stale.status_code == 412 and problem["code"] == "VERSION_MISMATCH"
     assert stale.headers["ETag"] == f'"{problem["version"]}"' != tag
     assert game.get("", {**seat, "If-Match": tag}, query_string={"version": 5}).status_code == 200  # a past version's tag
+    past = game.get("", {**seat, "If-Match": stale.headers["ETag"]}, query_string={"version": 5})
+    assert past.status_code == 412 and past.headers["ETag"] == tag            # the tag of what was asked for
+    assert past.get_json()["version"] == problem["version"] and f"version {problem['version']}" in past.get_json()["detail"]
     assert game.get("/export", {**seat, "If-Match": tag}).status_code == 412
     assert game.get("/export", {**seat, "If-Match": stale.headers["ETag"]}).status_code == 200
     assert game.get("", {"Authorization": "Bearer nope", "If-Match": tag}).status_code == 401
