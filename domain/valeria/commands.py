@@ -51,8 +51,9 @@ TABLE = {
 }
 CS_REVEALED = {**TABLE["revealed"], "description": _REVEALED + _REFILLS + _VICTORY}
 MAGIC = {"type": "integer", "minimum": 0, "maximum": 99, "default": 0,
-         "description": "Magic tokens standing in for Strength (slay) or Gold (recruit, build); at least one token of "
-                        "the resource itself must still be spent"}
+         "description": "Magic standing in for Strength (slay) or Gold (recruit, build), in units: Magic tokens and "
+                        "the Magic Tomes named in 'tomes' together (VA-11); the rest of the price is paid in the "
+                        "resource itself, at least one token or Tome of which must be spent"}
 
 
 def _cmd(type_: str, description: str, properties: dict | None = None, required: list | None = None) -> dict:
