@@ -12,8 +12,10 @@ worker:
 - **Deadlines for reading a request** (`Worker`). A request's header must arrive whole within
   PARLEY_HEADER_SECONDS (10 s) of its first byte, and its body within PARLEY_BODY_SECONDS (30 s)
   of the end of the header. Past the first, the client gets 408 problem+json and the
-  connection is closed; past the second, the app answers 408 (`BodyTimeout`). Between
-  requests, a kept-alive connection may idle for gunicorn's `keepalive`.
+  connection is closed; past the second, the app answers 408 (`BodyTimeout`), a request
+  pipelined behind another too. Between requests, a kept-alive connection may idle for
+  gunicorn's `keepalive`; an answer given before its request's body came whole closes the
+  connection (the rest of the body would be read as the next request).
 - **`100 Continue` only when the body is read** (RFC 9110 10.1.1). gunicorn sends it as soon as
   it has read the header; a request the app refuses on its header alone (a body over its
   limit, a type it does not take) then had its whole body sent for nothing. It is sent when
@@ -79,6 +81,13 @@ class DeadlineSocket:
         yet (an answer being streamed is not idle, though its state is, since its first send;
         a new connection waiting for its first request is not either: it is served)."""
         return self._waiting and self._answered
+
+    def expect_body(self) -> None:
+        """The request being served announced a body: it is read under the body's deadline,
+        even when its header came pipelined behind the request before (read while this
+        connection was idle, with no deadline then)."""
+        if self._state != "body":
+            self._state, self._deadline, self._tail = "body", self._clock() + self._body_seconds, b""
 
     def owe_continue(self) -> None:
         """The request being read announced a body with `Expect: 100-continue`: send `100
@@ -250,9 +259,11 @@ def _response_class():
             # A worker told to stop closes each connection after its answer, and says so in
             # it (Connection: close), so the client sends its next request elsewhere.
             stopping = getattr(self.sock, "stopping", None)
-            if getattr(self.sock, "continue_withheld", False):
-                # Answered before the body was asked for: the client may send it yet, or not
-                # (RFC 9110 10.1.1), so no next request can be read on this connection.
+            if getattr(self.sock, "continue_withheld", False) or _body_still_coming(self.req):
+                # Answered before the body was asked for (the client may send it yet, or not:
+                # RFC 9110 10.1.1), or before it was read whole: gunicorn would read what is
+                # left of it as this connection's next bytes, and a body still on its way
+                # would be taken for a request too slow to arrive (a stray 408 or 500).
                 self.force_close()
             return super().should_close() or (stopping is not None and stopping())
 
@@ -288,16 +299,29 @@ def _response_class():
     return Response
 
 
-def _withhold_continue(req, sock) -> None:
-    """A request that asks for 100 Continue and waits for it (its body announced, none of it
-    here yet) gets it when the app reads its body (DeadlineSocket.recv), not from gunicorn
-    now. A client that sent its body (or part) with the header does not wait: gunicorn's
-    buffer holds it, the app reads it from there, and no 100 is sent (RFC 9110 10.1.1: a
-    server may omit it once it has some of the content)."""
+def _body_still_coming(req) -> bool:
+    """Part of the request's body was neither read by the app nor received yet."""
+    from gunicorn.http.body import ChunkedReader, LengthReader
+
+    reader = getattr(getattr(req, "body", None), "reader", None)
+    if isinstance(reader, LengthReader):
+        return reader.length > req.unreader.buf.getbuffer().nbytes
+    return isinstance(reader, ChunkedReader) and reader.parser is not None
+
+
+def _prepare_for_the_body(req, sock) -> None:
+    """A request that announces a body has it read under the body's deadline. One that asks
+    for 100 Continue and waits for it (none of its body here yet) gets it when the app reads
+    its body (DeadlineSocket.recv), not from gunicorn now. A client that sent its body (or
+    part) with the header does not wait: gunicorn's buffer holds it, the app reads it from
+    there, and no 100 is sent (RFC 9110 10.1.1: a server may omit it once it has some of the
+    content)."""
     from gunicorn.http.body import ChunkedReader, LengthReader
 
     reader = getattr(getattr(req, "body", None), "reader", None)
     announced = isinstance(reader, ChunkedReader) or (isinstance(reader, LengthReader) and reader.length > 0)
+    if announced and isinstance(sock, DeadlineSocket):
+        sock.expect_body()
     if not (req._expected_100_continue and isinstance(sock, DeadlineSocket) and announced):
         return
     req._expected_100_continue = False  # gunicorn would send it now (wsgi.create)
@@ -331,7 +355,7 @@ def _worker_class():
                 self._connections.discard(connection)
 
         def handle_request(self, listener_name, req, sock, addr):
-            _withhold_continue(req, sock)  # before gunicorn would send it (wsgi.create)
+            _prepare_for_the_body(req, sock)  # before gunicorn would send a 100 (wsgi.create)
             return super().handle_request(listener_name, req, sock, addr)
 
         def _stopping(self) -> bool:

@@ -2,6 +2,7 @@
 request, slow and idle clients that cost no thread, CPU-heavy work off the event loop."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -425,6 +426,50 @@ def test_a_small_body_refused_unread_closes_and_one_sent_with_its_header_or_pipe
         s.sendall(body)
         head = _head(s)
         assert head.startswith(b"HTTP/1.1 201 ") and b"Connection: keep-alive" in head, head
+
+
+@pytest.mark.slow
+def test_an_answer_before_the_body_came_whole_closes_and_is_the_only_answer(server):
+    """A request answered before its body was read whole (no such route: 404; a chunked body
+    over the limit: 413) is answered with Connection: close, and nothing else follows: kept
+    open, what is left of the body, still on its way, was read as the connection's next
+    request and answered a second time (408 or 500) once the deadline passed (an outside
+    fault probe)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /no-such-route HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n{\"a\": 1")   # 8 of its 100 bytes
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 404 ") and b"Connection: close" in head, head
+        _body_of(s, head)
+        s.sendall(b" " * 92)   # the rest of the body, after the answer
+        assert _read_to_close(s, 10) == b""   # closed: no second answer
+    chunk = b" " * 65536
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n" + (b"%x\r\n" % len(chunk) + chunk + b"\r\n") * 17)
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 413 ") and b"Connection: close" in head, head
+        _body_of(s, head)
+        with contextlib.suppress(OSError):
+            s.sendall(b"0\r\n\r\n")   # the end of the body, after the answer
+        assert _read_to_close(s, 10) == b""
+
+
+@pytest.mark.slow
+def test_a_body_pipelined_behind_another_request_is_read_under_the_body_deadline(server):
+    """A request whose header came in one write with the request before it, and whose body
+    never comes, gets 408 within the body's deadline (2 s here); it was read with no deadline
+    at all and held its connection open (an outside fault probe)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: parley\r\n\r\n"
+                  b"POST /games HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 50\r\n\r\n")
+        head = _head(s)
+        assert head.startswith(b"HTTP/1.1 200 "), head
+        _body_of(s, head)
+        started = time.monotonic()
+        head = _head(s, 10)
+        assert head.startswith(b"HTTP/1.1 408 ") and time.monotonic() - started < 6, head
 
 
 @pytest.mark.slow
