@@ -124,13 +124,8 @@ def _install_problem_errors():
 _install_problem_errors()
 
 
-# Before reusing a kept-alive connection, gunicorn's gthread worker drains at most 64 KiB of a
-# request body the app did not read (a 413, or a 401 refused before the body was looked at),
-# and otherwise closes the connection without having said so: the client, told nothing,
-# sends its next request on it and gets "connection closed without response" (seen in the
-# live hostile-input test). A request whose declared body is larger than that is answered
-# with "Connection: close" instead, so the client knows to open a new one.
-UNDRAINED_BODY = 64 * 1024
+# An answer given before its request's body came whole says "Connection: close" (the worker's
+# Response, service/serving.py): what is left of the body would be read as the next request.
 
 
 # A kept-alive connection is answered with "Connection: close" after this many requests (as
@@ -148,9 +143,6 @@ KEEPALIVE_REQUESTS = int(os.environ.get("GUNICORN_KEEPALIVE_REQUESTS", "200"))
 def pre_request(worker, req):
     if 0 < KEEPALIVE_REQUESTS <= req.req_number:
         req.must_close = True
-    for name, value in req.headers:
-        if name == "CONTENT-LENGTH" and value.isdigit() and int(value) > UNDRAINED_BODY:
-            req.must_close = True
 
 
 

@@ -299,14 +299,20 @@ def _response_class():
     return Response
 
 
-def _body_still_coming(req) -> bool:
-    """Part of the request's body was neither read by the app nor received yet."""
+def _body_left(req) -> tuple[bool, int | None]:
+    """(chunked, bytes of a stated length not yet taken by the app) of the request's body."""
     from gunicorn.http.body import ChunkedReader, LengthReader
 
     reader = getattr(getattr(req, "body", None), "reader", None)
-    if isinstance(reader, LengthReader):
-        return reader.length > req.unreader.buf.getbuffer().nbytes
-    return isinstance(reader, ChunkedReader) and reader.parser is not None
+    if isinstance(reader, ChunkedReader):
+        return reader.parser is not None, None
+    return False, reader.length if isinstance(reader, LengthReader) else 0
+
+
+def _body_still_coming(req) -> bool:
+    """Part of the request's body was neither read by the app nor received yet."""
+    chunked, left = _body_left(req)
+    return chunked or bool(left and left > req.unreader.buf.getbuffer().nbytes)
 
 
 def _prepare_for_the_body(req, sock) -> None:
@@ -316,10 +322,8 @@ def _prepare_for_the_body(req, sock) -> None:
     part) with the header does not wait: gunicorn's buffer holds it, the app reads it from
     there, and no 100 is sent (RFC 9110 10.1.1: a server may omit it once it has some of the
     content)."""
-    from gunicorn.http.body import ChunkedReader, LengthReader
-
-    reader = getattr(getattr(req, "body", None), "reader", None)
-    announced = isinstance(reader, ChunkedReader) or (isinstance(reader, LengthReader) and reader.length > 0)
+    chunked, left = _body_left(req)
+    announced = chunked or bool(left)
     if announced and isinstance(sock, DeadlineSocket):
         sock.expect_body()
     if not (req._expected_100_continue and isinstance(sock, DeadlineSocket) and announced):

@@ -108,8 +108,8 @@ def test_metrics_add_up_every_worker_and_every_log_line_is_json(postgres_schema)
 
 
 def test_a_large_body_the_app_refuses_unread_closes_the_connection_and_says_so(server):
-    # gunicorn drains at most 64 KiB of an unread body before reusing a connection; beyond
-    # that it closes it, so the answer must say "Connection: close" (deploy/gunicorn.conf.py).
+    # A body refused before it came whole would be read as the connection's next request:
+    # the answer says "Connection: close" and ends it (service/serving.py).
     import http.client
     import json
     from urllib.parse import urlsplit
