@@ -487,6 +487,23 @@ def map_faces(n: int) -> str:
     return f"{n} Map" + ("" if n == 1 else "s")
 
 
+def _how_many_steps(s: CorsairsState, start: str, n: int) -> str:
+    """A move's wrong number of steps, in a player's words: one step for each Map, except
+    that [Reaching Skull Island] ignores the Maps left once the ship is there (CV-A45), so a
+    ship that can reach it says how far it is."""
+    if start == SKULL:  # CV-A36
+        return "Your ship is on Skull Island: all Maps are ignored, send no steps."
+    ahead = len(s.board.rows) - 1 - s.board.row_of[start]  # each step forward is one row up
+    if ahead > n:
+        return f"You have {map_faces(n)}: send one step for each."
+    away = f"{ahead} step{'' if ahead == 1 else 's'} ahead"
+    if n == 5:  # with 5 Maps a step may go back, and then the ship stops short of Skull Island
+        return (f"You have 5 Maps: send one step for each, unless you reach Skull Island ({away} "
+                "going forward): the Maps left are ignored there, so send only the steps up to it.")
+    return (f"You have {map_faces(n)} and Skull Island is {away}: send the {ahead} "
+            f"step{'' if ahead == 1 else 's'} up to it; the Maps left are ignored there.")
+
+
 def move_ship(d: Draft, seat: int, command: dict) -> None:
     """[Move Your Ship] each Map moves your ship 1 space toward Skull Island; 5 Maps: each
     step forward or backward as you wish. Hazards act where the movement ends.
@@ -506,9 +523,7 @@ def move_ship(d: Draft, seat: int, command: dict) -> None:
     if start == SKULL:  # CV-A36: a ship on Skull Island stays there for the rest of the turn
         expected = 0
     if len(steps) != expected:
-        raise Rejected("WRONG_NUMBER_OF_STEPS", MOVE,
-                       f"You have {map_faces(n)}: send one step for each." if start != SKULL else
-                       "Your ship is on Skull Island: all Maps are ignored, send no steps.")
+        raise Rejected("WRONG_NUMBER_OF_STEPS", MOVE, _how_many_steps(s, start, n), ruling="CV-A45")
     d.emit("DiceExecuted", seat=seat, symbol="map", faces=n)
     for to, direction in path:
         d.step(seat, to, direction, "map")

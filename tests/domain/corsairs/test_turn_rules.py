@@ -21,6 +21,7 @@ def test_table_chance_needs_the_faces_and_checks_them():
     t.rejects("Kira", {"type": "roll_dice", "faces": ["MAP"] * 4 + ["SWORD"]}, "TABLE_OUTCOME_INVALID")
 
 
+
 def test_skulls_are_executed_before_any_other_symbol():
     # [Execute Dice Actions] "You must execute all Skull Dice Actions first."
     t = Table(captains=("BONES", "HOOK", "JAGER"))
@@ -63,6 +64,34 @@ def test_maps_move_only_forward_without_five_of_a_kind():
     t.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}, {"direction": "backward"}]},
               "FORWARD_ONLY")
     t.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}]}, "WRONG_NUMBER_OF_STEPS")
+
+
+def test_too_few_steps_within_reach_of_skull_island_says_how_far_it_is():
+    """CV-A45, [Reaching Skull Island]: the Maps left are ignored there, so a ship within reach
+    sends only the steps up to it. The refusal said "send one step for each" (3 here), and 3
+    were then refused as Maps ignored after Skull Island (found by an outside review)."""
+    t = Table().given("Kira", position="3.2L")
+    t.roll("Kira", ["MAP", "MAP", "MAP", "GROG", "GROG"])
+    r = t.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}]}, "WRONG_NUMBER_OF_STEPS")
+    assert r.detail == ("You have 3 Maps and Skull Island is 2 steps ahead: send the 2 steps up to it; "
+                        "the Maps left are ignored there.") and r.ruling == "CV-A45"
+    t.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}] * 3}, "MAPS_IGNORED_AFTER_SKULL_ISLAND")
+    events = t.do("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}] * 2})
+    assert t.player("Kira").position == "SKULL" and events[-1]["count"] == 1
+
+
+def test_too_few_of_five_maps_within_reach_of_skull_island_names_both_ways():
+    """With 5 Maps a step may go back, so all five are taken unless the ship reaches Skull
+    Island; the refusal says both (CV-A45). Out of reach it asks for one step a Map."""
+    t = Table().given("Kira", position="3.3")
+    t.roll("Kira", ["MAP"] * 5)
+    r = t.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "backward", "lane": "L"}]},
+                  "WRONG_NUMBER_OF_STEPS")
+    assert "send one step for each, unless you reach Skull Island (1 step ahead going forward)" in r.detail
+    far = Table().given("Kira", position="1.0")
+    far.roll("Kira", ["MAP"] * 5)
+    r = far.rejects("Kira", {"type": "move_ship", "steps": [{"direction": "forward"}]}, "WRONG_NUMBER_OF_STEPS")
+    assert r.detail == "You have 5 Maps: send one step for each."
 
 
 def test_five_maps_may_go_back_and_forth_and_rewards_come_only_forward():
