@@ -132,12 +132,12 @@ class TableChance:
                            "host token (the table's device), not by a seat's token.", ruling="TM-1")
 
     def roll(self, count: int, faces: Sequence[str], supplied: Any, field: str) -> list[str]:
+        dice = f"{count} face{'' if count == 1 else 's'}"
         if supplied is None:
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,
-                           f"This game is played at a table: send the {count} faces rolled in '{field}'.")
+                           f"This game is played at a table: send the {dice} rolled in '{field}'.")
         allowed = list(dict.fromkeys(faces))
         one_of = ", ".join(map(str, sorted(allowed)))
-        dice = f"{count} face{'' if count == 1 else 's'}"
         if isinstance(supplied, list) and len(supplied) < count:
             # A face missing, as a draw missing an item is said (Parley: chance): how many are needed.
             raise Rejected("TABLE_OUTCOME_REQUIRED", CHANCE_RULE,

@@ -104,7 +104,7 @@ def _told(ruleset, state, seat: int, command: dict, rng: random.Random) -> dict 
             if refused.code not in ("TABLE_OUTCOME_REQUIRED", "TABLE_OUTCOME_INVALID") or named is None:
                 return None
             field = named.group(1)
-            faces = re.search(r"send the (\d+) faces rolled", refused.detail)
+            faces = re.search(r"send the (\d+) faces? rolled", refused.detail)
             allowed = re.search(r"exactly (\d+) faces?, one for each die rolled, each one of (.+)\.$", refused.detail)
             not_a_face = re.search(r"is not a face of the die; each is one of (.+)\.$", refused.detail)
             if faces:  # dice: ask which faces there are, then roll them

@@ -21,6 +21,15 @@ def test_table_chance_needs_the_faces_and_checks_them():
     t.rejects("Kira", {"type": "roll_dice", "faces": ["MAP"] * 4 + ["SWORD"]}, "TABLE_OUTCOME_INVALID")
 
 
+def test_a_reroll_of_one_die_asks_for_its_one_face():
+    """The count of faces asked for is said in words: 'the 1 face', not 'the 1 faces'."""
+    t = Table()
+    t.roll("Kira", ["SKULL", "SKULL", "CANNON", "SILVER", "MAP"], lock=False)
+    r = t.rejects("Kira", {"type": "reroll_dice", "dice": [4]}, "TABLE_OUTCOME_REQUIRED")
+    assert r.detail == "This game is played at a table: send the 1 face rolled in 'faces'."
+    r = t.rejects("Kira", {"type": "reroll_dice", "dice": [3, 4]}, "TABLE_OUTCOME_REQUIRED")
+    assert r.detail == "This game is played at a table: send the 2 faces rolled in 'faces'."
+
 
 def test_skulls_are_executed_before_any_other_symbol():
     # [Execute Dice Actions] "You must execute all Skull Dice Actions first."
