@@ -23,6 +23,16 @@ from .chance import ServerChance
 from .ruleset import ARBITER
 
 
+class ThrowawayChance(ServerChance):
+    """A dry run's server chance: drawn from its fresh seed, which the event that would end
+    the game does not reveal. That seed is not the game's, so a client checking the seed it
+    is shown against the game's commitment would meet a mismatch; the ending event of a dry
+    run shows no seed, as a table game's does not (docs/rulings.md DR-1)."""
+
+    def reveal(self) -> None:  # type: ignore[override]
+        return None
+
+
 def imagined(ruleset, state, viewer, chance, seed: str, position: int) -> tuple[Any, Any]:
     """(state, chance) to decide a dry run of `viewer`'s (a seat, or ARBITER for the host) on.
 
@@ -30,7 +40,7 @@ def imagined(ruleset, state, viewer, chance, seed: str, position: int) -> tuple[
     position: the game's version (as ServerChance counts it). `chance` is the game's own
     source: a table game keeps it (a seat still may not report draws, docs/rulings.md TM-1);
     a server game draws from the fresh seed, after the re-deal's own draws."""
-    rng = ServerChance(seed, position)
+    rng = ThrowawayChance(seed, position)
     if viewer != ARBITER:
         state = ruleset.redeal(state, viewer, rng)
     if chance.mode == "server":

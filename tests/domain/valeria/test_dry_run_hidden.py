@@ -260,6 +260,7 @@ def test_a_dry_run_of_the_last_action_does_not_show_the_other_players_duke(table
             assert answer == dry_run(rs, b.state, 1, gain, seed, mode)
             ended = answer["events"][-1]
             assert ended["type"] == "GameEnded" and answer["status"][0]
+            assert ended["seed"] is None  # the throwaway seed is not the game's (DR-1)
             assert ended["dukes"][1] == "duke_cora"                    # its own Duke is its own
             assert ended["dukes"][0] != "duke_cora"                    # any other it cannot rule out
             imagined.add(ended["dukes"][0])
