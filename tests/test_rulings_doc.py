@@ -41,7 +41,7 @@ ri = _load()
 # program could check it, mark it `- **Documentation only:** <why>` under its heading.
 KNOWN_UNCITED = set("""
     CV-A5 CV-A7 CV-A11 CV-A18 CV-A19 CV-A24 CV-A26 CV-A31 CV-A33 CV-A38 CV-A39
-    CV-A40 CV-A41 CV-A44 CV-A45 CV-A47 CV-P1 CV-P2 CV-P3 CV-P5 CV-P6 CV-P9 CV-P10 CV-P11
+    CV-A40 CV-A41 CV-A44 CV-A47 CV-P1 CV-P2 CV-P3 CV-P5 CV-P6 CV-P9 CV-P10 CV-P11
     CV-P12 CV-P15
     LP-A7 LP-A16 LP-A25 LP-A35 LP-P9
     TA-10 TA-20 TA-21 TA-28 TA-33 TA-38 TA-41 TA-42 TA-45 TA-46 TA-47
