@@ -243,6 +243,12 @@ def events_remain(s: TesorosState) -> bool:
     return s.face_up_event is not None or bool(s.events_left)
 
 
+def under_anchor(s: TesorosState) -> list[str]:
+    """The Events the next one turned up from under the Anchor may be: those there, or, where a
+    table took them blind (TP-22), any not yet seen, those the lists hold out of the game too."""
+    return sorted(s.events_left + s.events_out) if s.events_unnamed else s.events_left
+
+
 def need_card(d: Draft, then: dict) -> None:
     """Take the top card of the Play Deck for `then`: [Anchor Card] when the Anchor is the
     top card, its Event and the reshuffle come first; TA-3 the action then takes the new top."""
@@ -273,7 +279,7 @@ def anchor(d: Draft, then: dict) -> bool:
         if not run_event(d, s.face_up_event, "anchor", then):
             return False
     elif s.events_left:
-        event = d.pick(s.events_left, 1, "events")[0]
+        event = d.pick(under_anchor(s), 1, "events")[0]
         if not run_event(d, event, "anchor", then):
             return False
     d.emit("DiscardReshuffled", count=len(s.discard))  # TA-2 (a): with no Event left, only this
@@ -315,7 +321,7 @@ def event_done(d: Draft, event: str, source: str) -> None:
     s = d.s
     d.emit("EventResolved", event=event)
     if source == "anchor" and s.face_up_event is None and s.events_left and s.options["scanning_the_horizon"]:
-        d.emit("EventTurnedFaceUp", event=d.pick(s.events_left, 1, "events")[0])
+        d.emit("EventTurnedFaceUp", event=d.pick(under_anchor(s), 1, "events")[0])
     # [Victory and End of Game] the last Event card executed; not with Chaos on the high seas
     if (not s.options["chaos_on_the_high_seas"] and s.events_in_play > 0 and not events_remain(s)
             and len(s.event_discard) == s.events_in_play):

@@ -16,7 +16,7 @@ from .board import board_problems
 from .printed import SECTIONS, printed_problems
 
 RULESET_ID = "tesoros-del-rey-pirata"
-RULESET_VERSION = "1.2.0"
+RULESET_VERSION = "1.3.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
@@ -71,7 +71,9 @@ TABLE_SETUP_SCHEMA = {
                  "description": "the 3 Map cards revealed from the bottom of the Map Deck"},
         "events": {"type": "array", "items": CARD_ID, "maxItems": 7,
                    "description": "with 'The pact of the waves': the Event cards put under the Anchor "
-                                  "(left out, or [], when the pact is of no Event)"},
+                                  "(left out, or [], when the pact is of no Event). Left out when the table "
+                                  "took them blind: each is then named as it is turned up (TP-22); with "
+                                  "'Chaos on the high seas', required: those shuffled into the Play Deck"},
         "face_up_event": {**CARD_ID, "description": "with 'Scanning the horizon': the Event card turned face up"},
         "draw_off": {"type": "array", "items": CARD_ID, "maxItems": 42,
                      "description": "with first_player 'draw_off': the cards revealed, in the order revealed; with "
@@ -224,6 +226,8 @@ def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None,
             wants["events"] = False   # no Event card in the game: nothing to name ([] may be sent too)
         if using == len(content["events"]) and "events" in t:
             wants["events"] = True    # a pact keeping every Event: the table may list them all, or not
+        if 0 < using < len(content["events"]) and not opts["chaos_on_the_high_seas"] and "events" not in t:
+            wants["events"] = False   # TP-22: taken blind, named as each is turned up
     for key, wanted in wants.items():
         if wanted != (key in t):
             problems.append(f"setup.{key}: {'required' if wanted else 'not used'} with these options")
@@ -265,10 +269,13 @@ def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t
     cards = sorted(c["id"] for c in content["playCards"])
     maps = sorted(m["id"] for m in content["maps"])
     # [Setup 2] the Event cards (TA-31: those in use, at random) under the Anchor
+    unnamed = chance.mode == "table" and 0 < using < len(events) and "events" not in t
     if using == len(events) and "events" not in t:
         in_play = events   # every Event kept: nothing drawn (a table that lists them has them checked below)
     elif using == 0 and "events" not in t:
         in_play = []   # no Event card in the game: none drawn (a pick of 0 draws nothing), none to report
+    elif unnamed:
+        in_play = []   # TP-22: the table took them blind; each is named as it is turned up
     else:
         in_play = sorted(chance.pick(events, using, t.get("events"), "setup.events"))
     # [Setup 3] shuffle the Play Deck and deal 5 each (only which cards, never their order, is kept)
@@ -278,22 +285,25 @@ def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t
     # [Setup 4-5] shuffle the Map Deck, reveal 3 from the bottom
     opened = chance.pick(maps, 3, t.get("maps"), "setup.maps")
     face_up = None
-    if opts["scanning_the_horizon"] and in_play and not opts["chaos_on_the_high_seas"]:
-        face_up = chance.pick(in_play, 1, None if "face_up_event" not in t else [t["face_up_event"]],
-                              "setup.face_up_event")[0]
+    if opts["scanning_the_horizon"] and (in_play or unnamed) and not opts["chaos_on_the_high_seas"]:
+        face_up = chance.pick(events if unnamed else in_play, 1,
+                              None if "face_up_event" not in t else [t["face_up_event"]], "setup.face_up_event")[0]
     shuffled_in = in_play if opts["chaos_on_the_high_seas"] else []  # [Variants] after the deal (TA-30)
     first, draw_off, resume = _first_player(opts, n, content, deck, chance, t, shuffled_in)
     return {"in_play": in_play, "hands": hands, "deck": deck, "opened": opened, "face_up": face_up, "first": first,
-            "draw_off": draw_off, "resume": resume}
+            "draw_off": draw_off, "resume": resume, "unnamed": using if unnamed else None}
 
 
 def _setup_events(players: list[str], opts: dict, content: dict, chance, events: list, table: dict) -> list[dict]:
     in_play = table["in_play"]
     colors = opts["ship_colors"] or content["colors"][:len(players)]   # [Setup 1] chosen (TP-20), else in order
-    out = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=colors),
-           {"type": "EventsPlacedUnderAnchor", "count": len(in_play), "events": sorted(in_play),
-            "out_of_game": sorted(set(events) - set(in_play)), "face_up": table["face_up"],
-            "shuffled_into_deck": opts["chaos_on_the_high_seas"]},
+    placed = {"type": "EventsPlacedUnderAnchor", "count": len(in_play), "events": sorted(in_play),
+              "out_of_game": sorted(set(events) - set(in_play)), "face_up": table["face_up"],
+              "shuffled_into_deck": opts["chaos_on_the_high_seas"]}
+    if table["unnamed"] is not None:   # TP-22: taken blind at the table, so nobody can say which: only how many
+        using = table["unnamed"]
+        placed |= {"count": using, "events": using, "out_of_game": len(events) - using, "unnamed": True}
+    out = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=colors), placed,
            {"type": "CardsDealt", "hands": table["hands"], "deck": table["deck"]}]
     if opts["chaos_on_the_high_seas"]:  # [Variants] after dealing, the Event cards into the Play Deck
         out.append({"type": "EventsShuffledIntoDeck", "events": sorted(in_play)})

@@ -45,6 +45,7 @@ class TesorosState(kit.GameState):
     event_discard: list[str] = field(default_factory=list)
     events_out: list[str] = field(default_factory=list)    # not used (Pact of the Waves)
     events_in_play: int = 0
+    events_unnamed: bool = False   # TP-22: a table took them blind; left and out are one pool until turned up
     map_deck: list[str] = field(default_factory=list)
     open_maps: list[str] = field(default_factory=list)
     active: int = 0
@@ -143,8 +144,18 @@ def _game_set_up(s, e):
 
 
 def _events_placed(s, e):
-    s.events_left = list(e["events"])
-    s.events_out = list(e["out_of_game"])
+    if e.get("unnamed"):
+        # TP-22: nobody knows which Events the table took, so the lists only hold their counts
+        # (the face-up one, with Scanning, among those in play); _take_event swaps in whichever
+        # the table turns up.
+        face_up = e.get("face_up")
+        others = [x for x in sorted(s.events) if x != face_up]
+        left = ([face_up] if face_up else []) + others[:e["count"] - (1 if face_up else 0)]
+        s.events_left, s.events_out = sorted(left), [x for x in others if x not in left]
+        s.events_unnamed = True
+    else:
+        s.events_left = list(e["events"])
+        s.events_out = list(e["out_of_game"])
     s.events_in_play = e["count"]
     if e.get("face_up"):
         s.events_left.remove(e["face_up"])
@@ -322,8 +333,19 @@ def _event_revealed(s, e):
     elif s.face_up_event == ev:
         s.face_up_event = None
     else:
-        s.events_left.remove(ev)
+        _take_event(s, ev)
     s.resolving = ev
+
+
+def _take_event(s, ev: str) -> None:
+    """An Event turned up from under the Anchor. TP-22: where the table took them blind, it may
+    be one the lists had out of the game; then one of those under the Anchor, whichever (they
+    stand for a count), goes out in its place."""
+    if ev not in s.events_left and s.events_unnamed:
+        s.events_out.remove(ev)
+        s.events_out = sorted(s.events_out + [s.events_left.pop()])
+        s.events_left.append(ev)
+    s.events_left.remove(ev)
 
 
 def _ships_returned(s, e):
@@ -361,7 +383,7 @@ def _event_resolved(s, e):
 
 
 def _event_turned_face_up(s, e):
-    s.events_left.remove(e["event"])
+    _take_event(s, e["event"])
     s.face_up_event = e["event"]
 
 

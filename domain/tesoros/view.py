@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .. import kit
 from ..ruleset import ARBITER
-from .rules import moment, to_move, vp
+from .rules import moment, to_move, under_anchor, vp
 from .state import TesorosState
 
 
@@ -74,8 +74,8 @@ def view(s: TesorosState, viewer) -> dict:
         "options": s.options,
         "content": {"id": s.content.get("id"), "printed": s.content.get("printed"), "notice": s.content.get("notice")},
     }
-    if viewer == ARBITER:
-        out["events_out_of_game"] = list(s.events_out)
+    if viewer == ARBITER:   # TP-22: taken blind at a table, which are out is nobody's, the host's included
+        out["events_out_of_game"] = None if s.events_unnamed else list(s.events_out)
         out.update(pools(s))
     return out
 
@@ -87,10 +87,11 @@ def pools(s: TesorosState) -> dict:
     taken without a report (TP-15), so it is not among the deck's `nameable` ids. 'stolen'
     names cards of the defender's hand, which this view's `seats` shows the host."""
     deck = list(s.deck) + ([s.deck_top] if s.deck_top is not None else [])
-    nameable = {"play_deck": next_draws(s), "events_under_anchor": list(s.events_left), "map_deck": list(s.map_deck)}
+    anchor = under_anchor(s)   # TP-22: taken blind, those there and those out are one pool
+    nameable = {"play_deck": next_draws(s), "events_under_anchor": list(anchor), "map_deck": list(s.map_deck)}
     if (after := draws_after_the_anchor(s)) is not None:
         nameable["play_deck_after_anchor"] = after
-    return kit.pool_listing({"play_deck": deck, "events_under_anchor": list(s.events_left), "map_deck": list(s.map_deck)},
+    return kit.pool_listing({"play_deck": deck, "events_under_anchor": list(anchor), "map_deck": list(s.map_deck)},
                             nameable)
 
 
@@ -148,7 +149,7 @@ def redact(event: dict, viewer) -> dict:
         who, hidden = PRIVATE[t]
         if not _sees(viewer, *who(event)):
             return {k: v for k, v in event.items() if k not in hidden}
-    if t == "EventsPlacedUnderAnchor" and viewer != ARBITER and event["out_of_game"]:
+    if t == "EventsPlacedUnderAnchor" and viewer != ARBITER and event["out_of_game"] and not event.get("unnamed"):
         # TP-17: with the pact of the waves, which Events are in play is nobody's: only how many
         return {**event, "events": len(event["events"]), "out_of_game": len(event["out_of_game"])}
     if t == "EventsShuffledIntoDeck" and viewer != ARBITER:   # into the face-down Play Deck (TP-17)

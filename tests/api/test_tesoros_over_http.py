@@ -112,3 +112,20 @@ def test_at_a_table_scurvy_in_the_draw_off_is_chosen_by_each_seat_and_the_host_r
     assert answer.status_code == 200, answer.get_json()
     view = game.view()
     assert view["phase"] == "draw" and view["to_move"] == [1]
+
+
+def test_a_table_that_took_the_pacts_events_blind_names_each_as_it_turns_up(corsairs_client):
+    """TP-22: with the pact of the waves at a table, 'setup.events' may be left out; the host's
+    view then lists every Event as one pool, and nobody, the host included, is told which are
+    out of the game. An outside table-mode review met a refusal here: the table had to name
+    Events it had taken face down."""
+    hands = [["MS-2", "MUT-2a", "SAB-1", "WTP-1a", "CS-3"], ["SAB-5", "MUT-4", "LS-5", "SAB-2", "WTP-2a"]]
+    game = create(corsairs_client, ID, players=("Ana", "Diego"), chance="table", options={"pact_of_the_waves": 2},
+                  setup={"hands": hands, "maps": ["MAP-tortuga", "MAP-puerto_viejo", "MAP-volcan"]})
+    host = game.view(game.host)["state"]
+    every = sorted(e["id"] for e in corsairs_client.get(f"/rulesets/{ID}").get_json()["default_content"]["events"])
+    assert host["nameable"]["events_under_anchor"] == every and host["events_out_of_game"] is None
+    assert (host["events_under_anchor"], host["events_out_of_game_count"]) == (2, 3)
+    for reader in (game.host, game.seat(0)):
+        (placed,) = [e["event"] for e in game.all_events(reader) if e["event"]["type"] == "EventsPlacedUnderAnchor"]
+        assert (placed["events"], placed["out_of_game"], placed["unnamed"]) == (2, 3, True)
