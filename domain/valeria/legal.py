@@ -186,14 +186,17 @@ def table_inputs(s: ValeriaState, seat: int) -> dict:
     for cmd in legal:
         if s.solo and cmd["type"] in SOLO_REVEALING:
             mixed = _mixed(s)   # VP-49: a mixed stack's next Citizen is turned up as a Domain is
+            unseen = getattr(s, "dark_lord_unnamed", False)   # VP-55
             out[cmd["type"]] = {"revealed": {"count": ("each Domain or mixed stack's Citizen" if mixed else "each Domain")
                                              + " turned face up by this command, in order (none when nothing face down "
-                                               "is turned up)",
+                                               "is turned up)" + (", then the Dark Lord when it ends the game on the "
+                                                                  "fifth exhausted stack" if unseen else ""),
                                              "from": "the face-down Domains"
                                              + (" and the face-down Citizens of the mixed stacks (by type)" if mixed else "")
                                              + ": when the card above is built, recruited, taken free or captured by the "
                                                "Dark Lord's Monsters in the Monsters Phase that follows the last action",
-                                             "description": SOLO_REVEALED + (SOLO_MIXED if mixed else "")}}
+                                             "description": SOLO_REVEALED + (SOLO_MIXED if mixed else "")
+                                             + (SOLO_DARK_LORD if unseen else "")}}
         elif cmd["type"] == "roll_dice":
             out["roll_dice"] = {"dice": {"count": 2, "from": "two six-sided dice", "one_of": [1, 2, 3, 4, 5, 6],
                                          "description": ROLLED}}
@@ -320,6 +323,9 @@ ROLLED = "The two dice rolled, each 1 to 6 [BR p.7 Roll Phase]; the rolling seat
 SOLO_REVEALED = ("Each face-down Domain turned face up by this command, in order: a Domain built or taken [BR p.10 "
                  "Build a Domain], or one under a Domain the Dark Lord's Monsters capture in the Monsters Phase that "
                  "follows [BR p.17]. Ids of nameable.domains in the host's view; only the host token reports them (TM-1).")
+SOLO_DARK_LORD = (" At a table that placed the Dark Lord unseen (no setup.dark_lord), last, when this command ends "
+                  "the game on the fifth exhausted stack: the Dark Lord's Duke, turned face up to be scored [BR p.17]: "
+                  "one of nameable.dark_lord (VP-55).")
 SOLO_MIXED = (" With the Mixed Citizen Variant, also each face-down Citizen of a mixed stack turned up when the one above "
               "it is recruited or captured [BR p.18, p.17], by its type: one of nameable.<stack> (VP-40, VP-49).")
 

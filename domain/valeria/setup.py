@@ -18,7 +18,7 @@ from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
-RULESET_VERSION = "1.7.0"
+RULESET_VERSION = "1.8.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
@@ -97,7 +97,9 @@ TABLE_SETUP_SCHEMA: dict[str, Any] = {
         "first_player": {"type": "integer", "minimum": 0, "maximum": 4, "description": "the seat chosen to go first"},
         "dark_lord": {"type": "string", "maxLength": 41,
                       "description": "solo variant only: the Duke placed face down above the Monster stacks as the Dark "
-                                     "Lord [BR p.16], one of those not dealt to the player (VP-19)"},
+                                     "Lord [BR p.16], one of those not dealt to the player (VP-19). Left out when "
+                                     "the table placed it unseen: it is then named when it is turned up to be scored "
+                                     "(VP-55)"},
         "citizens": {"type": "array", "items": {"type": "string", "maxLength": 41}, "minItems": 10, "maxItems": 10,
                      "description": "Mixed Citizen Variant only [BR p.18]: the Citizen dealt face up on each stack, for "
                                     "Activation 1 to 8, 9/10 and 11/12, by its type (or a copy's id)"},
@@ -633,9 +635,6 @@ def _check_table_setup(cs: bool, mixed: bool, chance, table_setup: dict | None, 
             late.append(f"setup.first_player: options.first_player already chose seat {chosen_first} to go first, and "
                         f"the table reports seat {table_setup['first_player']}: send the same seat, or leave "
                         "options.first_player 'random' [BR p.5] (VP-54)")
-        if solo and "dark_lord" not in table_setup:
-            problems.append("setup.dark_lord: a solo game at a table needs the Duke placed face down as the Dark Lord "
-                            "[BR p.16] (VP-19)")
         if solo and not form and table_setup.get("dark_lord") in [d for pair in table_setup["dukes"] for d in pair]:
             late.append("setup.dark_lord: the Dark Lord is one of the Dukes not dealt to you [BR p.5, p.16] (VP-19)")
         if not solo and "dark_lord" in table_setup:   # the deal reads it only in that variant
@@ -732,11 +731,14 @@ def _deal(content: dict, opts: dict, n: int, chance, t: dict) -> dict:
         first = chance.pick(list(range(n)), 1, told, "setup.first_player")[0]
     else:
         first = opts["first_player"]
-    dark = []
+    dark, unnamed = [], False
     if "solo" in variants(opts):  # [BR p.16] one Duke face down above the Monster stacks: the Dark Lord (VP-19)
-        told = None if "dark_lord" not in t else [t["dark_lord"]]
-        dark = chance.pick(sorted(set(dukes) - set(dealt)), 1, told, "setup.dark_lord")
-    return {"domain_ids": domain_ids, "up": up, "dukes": dukes, "dealt": dealt, "first": first, "dark": dark}
+        unnamed = chance.mode == "table" and "dark_lord" not in t   # VP-55: reported when it is turned up
+        if not unnamed:
+            told = None if "dark_lord" not in t else [t["dark_lord"]]
+            dark = chance.pick(sorted(set(dukes) - set(dealt)), 1, told, "setup.dark_lord")
+    return {"domain_ids": domain_ids, "up": up, "dukes": dukes, "dealt": dealt, "first": first, "dark": dark,
+            "dark_unnamed": unnamed}
 
 
 def _setup_events(cs: bool, players, opts: dict, content: dict, chance, center: dict, dealt: dict,
@@ -755,6 +757,7 @@ def _setup_events(cs: bool, players, opts: dict, content: dict, chance, center: 
         {"type": "DukesDealt", "offers": [sorted(dealt["dealt"][2 * i:2 * i + 2]) for i in range(n)],
          "pool": sorted(set(dealt["dukes"]) - set(dealt["dealt"]) - set(dealt["dark"]))},
         *[{"type": "DarkLordPlaced", "duke": duke} for duke in dealt["dark"]],
+        *([{"type": "DarkLordPlaced", "unnamed": True}] if dealt["dark_unnamed"] else []),   # VP-55
         *islands,
         {"type": "FirstPlayerChosen", "seat": dealt["first"]},
     ]

@@ -186,6 +186,7 @@ class SoloState(ValeriaState):
     Monster stacks (VP-19), who keeps the Citizens and Domains his Monsters capture. A class of
     its own, so that the other games' state (and its snapshot form) is unchanged."""
     dark_lord: str | None = None                                   # hidden from the seat until the end
+    dark_lord_unnamed: bool = False   # VP-55: placed by a table face down, unseen; named when turned up to score
     captured: list[str] = field(default_factory=list)              # Citizens and Domains next to the Dark Lord
     attacks: list[dict[str, Any]] = field(default_factory=list)    # Monsters Phase: {die, value} still to resolve
 
@@ -569,7 +570,16 @@ def _game_ended(s, e):
 # -- the solo variant [BR p.16-18] (a SoloState)
 
 def _dark_lord_placed(s, e):
+    if e.get("unnamed"):   # VP-55: nobody knows it, the host included, until it is turned up to score
+        s.dark_lord, s.dark_lord_unnamed = None, True
+        return
     s.dark_lord = e.get("duke", "hidden")  # as a seat reads it, the Duke is not in the event (view.redact)
+
+
+def _dark_lord_revealed(s, e):
+    """[BR p.17] 'reveal the face of the Dark Lord', named by the table that placed it unseen (VP-55)."""
+    s.dark_lord = e["duke"]
+    s.duke_pool.remove(e["duke"])
 
 
 def _monsters_phase_began(s, e):
@@ -638,6 +648,7 @@ _HANDLERS = {
     "TomesRestored": _tomes_restored,
     "GameEnded": _game_ended,
     "DarkLordPlaced": _dark_lord_placed,
+    "DarkLordRevealed": _dark_lord_revealed,
     "MonstersPhaseBegan": _monsters_phase_began,
     "MonsterActivated": _monster_activated,
     "MonsterNotActivated": _monster_activated,

@@ -114,6 +114,8 @@ def pools(s: ValeriaState) -> dict:
     view; VP-46)."""
     held = {"domains": list(s.domain_pool), "dukes": list(s.duke_pool)}
     named = {"domains": list(s.domain_pool)}
+    if getattr(s, "dark_lord_unnamed", False) and getattr(s, "dark_lord", None) is None:
+        named["dark_lord"] = list(s.duke_pool)   # VP-55: the solo Dark Lord, placed unseen, is one of these
     if s.cs:
         supplies = {"goods_supply": list(s.goods_supply), "tome_supply": list(s.tome_supply),
                     "noble_deck": list(s.noble_deck)}
@@ -150,8 +152,8 @@ def redact(event: dict, viewer) -> dict:
                 "pool": len(event["pool"])}
     if t == "DukeKept" and viewer != event["seat"]:
         return {"type": t, "seat": event["seat"]}
-    if t == "DarkLordPlaced":  # [BR p.16] face down (VP-19)
-        return {"type": t}
+    if t == "DarkLordPlaced":  # [BR p.16] face down (VP-19); placed unseen at a table, nobody's (VP-55)
+        return {"type": t, "unnamed": True} if event.get("unnamed") else {"type": t}
     return event
 
 

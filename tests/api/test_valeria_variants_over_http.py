@@ -169,3 +169,19 @@ def test_a_solo_game_with_mixed_citizens_is_played_to_its_end_and_the_seat_never
         e = entry["event"]
         if e["type"] == "CenterLaidOut":
             assert all(set(p[:-1]) <= {"face_down"} for p in e["citizens"].values())
+
+
+def test_a_solo_table_that_placed_the_dark_lord_unseen_need_not_name_it(corsairs_client):
+    """VP-55: a solo game at a table may leave setup.dark_lord out (the card lies face down,
+    [BR p.16]); nobody is told which it is, the host included, and the host's view lists the
+    Dukes it may be, to report when it is turned up to be scored. An outside table-mode review
+    met the refusal that made the player look at it."""
+    setup = {"domains": ["granary", "barracks", "chapel", "palace_of_the_dawn", "foxgrove"],
+             "dukes": [["duke_ash", "duke_bran"]], "first_player": 0}
+    game = create(corsairs_client, ID, players=("Anne",), options={"variant": "solo"}, chance="table", setup=setup)
+    host = game.view(game.host)["state"]
+    assert host["dark_lord"]["duke"] is None
+    assert host["nameable"]["dark_lord"] and not {"duke_ash", "duke_bran"} & set(host["nameable"]["dark_lord"])
+    for reader in (game.host, game.seat(0)):
+        placed = [e["event"] for e in game.all_events(reader) if e["event"]["type"] == "DarkLordPlaced"]
+        assert placed == [{"type": "DarkLordPlaced", "unnamed": True}]

@@ -25,7 +25,9 @@ PROBLEM = re.compile(r"^[a-z_.]+: .+ \[(BR|CS) [^\]]+\]( \((VA|VP)-[A-Z0-9]+\))?
 
 class SoloTable(Table):
     def __init__(self, dark_lord="duke_dara", **kw):
-        super().__init__(players=1, options=kw.pop("options", SOLO), dark_lord=dark_lord, **kw)
+        """dark_lord None: the table placed it unseen and does not say which it is (VP-55)."""
+        super().__init__(players=1, options=kw.pop("options", SOLO), **({"dark_lord": dark_lord} if dark_lord else {}),
+                         **kw)
 
     def empty(self, *stacks):
         """Arrange: Center stacks emptied into the box (and marked exhausted, as the rules would)."""
@@ -105,7 +107,6 @@ def test_a_server_game_draws_the_dark_lord_from_the_dukes_not_dealt():
     (R, 1, {"variant": "mixed_citizens"}, None, "players: one player plays the solo variant"),
     (R, 1, {"variant": ["standard", "solo"]}, None, "options.variant: 'standard' is sent alone"),
     (R, 1, {"variant": "dark"}, None, "options.variant: 'dark' is not a variant"),
-    (R, 1, SOLO, {k: v for k, v in SETUP.items() if k != "dark_lord"}, "setup.dark_lord: a solo game at a table needs"),
     (R, 2, None, {**SETUP, "dukes": [["duke_ash", "duke_bran"], ["duke_cora", "duke_eld"]]},
      "setup.dark_lord: only the solo variant has a Dark Lord"),
     (R, 1, {**SOLO, "expansions": ["monster_events"]}, None,
@@ -423,6 +424,46 @@ def test_five_exhausted_stacks_score_against_the_dark_lord(vp, outcome, winners)
     shaped = R.status(t.state).result
     assert shaped["ranking"] == [{"seat": 0, "rank": 1 if winners else 2, "score": vp}] and shaped["details"]["solo"] == outcome
     assert dark_lord_points(t.state)["total"] == 79
+
+
+def test_a_dark_lord_placed_unseen_is_named_when_it_is_turned_up_to_be_scored():
+    """VP-55: [BR p.16] the Dark Lord is placed face down, so a table need not name it at setup;
+    [BR p.17] 'After counting your points, reveal the face of the Dark Lord': the command that
+    ends the game on the fifth exhausted stack reports it, last in 'revealed', from the Dukes
+    nobody holds. The same position as five_stacks(79), so the same 79 for the Duke of Dara."""
+    t = SoloTable(dark_lord=None, options={**SOLO, "solo_vp_tokens": True})
+    t.empty("thief", "champion", "alchemist", "miner").leave("merchant", 1)
+    assert of(t.events, "DarkLordPlaced") == [{"type": "DarkLordPlaced", "unnamed": True}]
+    assert R.redact(of(t.events, "DarkLordPlaced")[0], 0) == {"type": "DarkLordPlaced", "unnamed": True}
+    host = R.view(t.state, ARBITER)
+    assert host["dark_lord"]["duke"] is None and "duke_dara" in host["nameable"]["dark_lord"]
+    assert host["nameable"]["dark_lord"] == sorted(t.state.duke_pool)
+    assert "duke_ash" not in host["nameable"]["dark_lord"]   # dealt to the player: kept, or to the box
+    t.state.captured += [t._take("monk"), t._take("monk"), t._take("moonwell")]
+    t.to_actions(1, 2)
+    t.purse(0, gold=1, vp=80)
+    recruit = {"type": "recruit", "stack": "merchant"}
+    (row,) = [r for r in R.table_inputs(t.state, 0)["recruit"]["revealed"]["by_command"]
+              if r["command"]["stack"] == "merchant"]
+    assert row["count"] == 1 and "nameable.dark_lord" in row["items"][0]
+    asked = t.rejects(0, recruit, "TABLE_OUTCOME_REQUIRED")
+    assert "nameable.dark_lord" in asked.detail
+    t.rejects(0, {**recruit, "revealed": ["duke_ash"]}, "TABLE_OUTCOME_INVALID")   # not one of the Dukes left
+    events = t.do(0, {**recruit, "revealed": ["duke_dara"]})
+    assert [e["type"] for e in events[-2:]] == ["DarkLordRevealed", "GameEnded"]
+    result = of(events, "GameEnded")[0]["result"]
+    assert result["dark_lord"] == {"duke": "duke_dara", "points": {"monsters": 58, "domains": 3, "duke": 18, "total": 79}}
+    assert (result["solo"], result["totals"]) == ("won", [80])
+
+
+def test_a_dark_lord_placed_unseen_is_not_asked_for_where_it_scores_nothing():
+    """VP-55: slaying every Monster wins outright [BR p.17]; the Dark Lord is not scored, so the
+    table is not asked to turn it up, and the result names no Duke for him."""
+    t = SoloTable(dark_lord=None).empty("ruins", "forest", "valley", "mountains").leave("hills", 1)
+    t.to_actions(1, 2)
+    t.purse(0, strength=1)
+    ended = of(t.do(0, {"type": "slay", "stack": "hills"}), "GameEnded")[0]
+    assert ended["result"]["solo"] == "won" and ended["result"]["dark_lord"] == {"duke": None}
 
 
 def test_the_five_stacks_ending_may_come_in_the_monsters_phase():
