@@ -153,6 +153,33 @@ class Parser(FlaskParser):
         return loads_strictly(data)
 
 
+# A number in a query, as the contract's integer and number are written: ASCII digits (a minus
+# sign and a fraction where they may be). Python's int() and float() also take '１０' (full
+# width), '١٠' (Arabic-Indic), '1_0', '+5' and ' 5 ', which other readers of the same URL (a
+# proxy, JavaScript's parseInt) read otherwise or not at all; the Range validators then say
+# what the value must be.
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+DECIMAL_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
+class QueryInteger(ma.fields.Integer):
+    """A whole number in a query string: ASCII digits only (WHOLE_NUMBER)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and not WHOLE_NUMBER.fullmatch(value):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryFloat(ma.fields.Float):
+    """A number in a query string: ASCII digits with an optional fraction (DECIMAL_NUMBER)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and not DECIMAL_NUMBER.fullmatch(value):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
 

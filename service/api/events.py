@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from uuid import UUID
 
 import marshmallow as ma
 from flask import Response, current_app, jsonify, request, url_for
 
-from service.api import Blueprint, application, authenticate
+from service.api import Blueprint, QueryFloat, QueryInteger, application, authenticate
 from service.api.commands import EventEntrySchema
 from service.api.games import READ_AUTH
 from service.api.render import event_entry
@@ -38,10 +39,10 @@ MAX_STREAMS = int(os.environ.get("PARLEY_MAX_STREAMS", "1500"))
 
 
 class EventsQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(min=0),
+    after = QueryInteger(load_default=0, validate=ma.validate.Range(min=0),
                               metadata={"description": "Return events after this version (a cursor)"})
-    limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(min=1, max=1000))
-    wait = ma.fields.Float(load_default=0, validate=ma.validate.Range(min=0, max=MAX_WAIT), metadata={
+    limit = QueryInteger(load_default=100, validate=ma.validate.Range(min=1, max=1000))
+    wait = QueryFloat(load_default=0, validate=ma.validate.Range(min=0, max=MAX_WAIT), metadata={
         "description": "A long poll: when 'after' is the game's latest version, wait up to this many seconds "
                        f"(at most {MAX_WAIT}) and answer as soon as an event is stored; an empty page if none came"})
 
@@ -57,13 +58,13 @@ class EventPageSchema(ma.Schema):
 
 
 class StreamQuerySchema(ma.Schema):
-    after = ma.fields.Integer(validate=ma.validate.Range(min=0), metadata={
+    after = QueryInteger(validate=ma.validate.Range(min=0), metadata={
         "description": "Send the events stored after this version (default 0: the whole log). A "
                        "Last-Event-ID header, as an EventSource sends when it reconnects, takes precedence, "
                        "and so does lastEventId"})
     # An EventSource polyfill that sends a token (a browser's own EventSource cannot) reconnects
     # with ?lastEventId=<id> instead of the header (event-source-polyfill's default name).
-    last_event_id = ma.fields.Integer(data_key="lastEventId", validate=ma.validate.Range(min=0), metadata={
+    last_event_id = QueryInteger(data_key="lastEventId", validate=ma.validate.Range(min=0), metadata={
         "description": "The Last-Event-ID header's value, for a client that sends it in the query (an "
                        "EventSource polyfill reconnecting); the header, when sent, takes precedence"})
 
@@ -228,7 +229,7 @@ def _position(query: dict) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is None or header.strip() == "":
         return query.get("last_event_id", query.get("after", 0))
-    if not header.strip().isdigit() or len(header.strip()) > 18:
+    if not re.fullmatch(r"[0-9]{1,18}", header.strip()):   # ASCII digits: str.isdigit() takes '²' too
         raise Problem(400, "Last-Event-ID is the version of the last event you received: a whole number.",
                       "MALFORMED_REQUEST")
     return int(header.strip())

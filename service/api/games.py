@@ -10,7 +10,7 @@ from flask import current_app, request, url_for
 from domain.adjudication import SERVICE_RULE
 from domain.kit import spelled
 from domain.ruleset import InvalidCreation
-from service.api import Blueprint, application, authenticate, request_hash
+from service.api import Blueprint, QueryInteger, application, authenticate, request_hash
 from service.api.names import enforce_names, searched
 from service.api.render import check_creation, game_view
 from service.application import (
@@ -181,7 +181,7 @@ class GameViewSchema(ma.Schema):
 
 
 class VersionQuerySchema(ma.Schema):
-    version = ma.fields.Integer(validate=ma.validate.Range(min=1), metadata={
+    version = QueryInteger(validate=ma.validate.Range(min=1), metadata={
         "description": "Show the game as it stood after this stored event (1 = creation)"})
 
 
@@ -237,14 +237,14 @@ class ListGamesQuerySchema(ma.Schema):
     ruleset = ma.fields.String(metadata={"description": "Only games of this ruleset"})
     status = ma.fields.String(validate=ma.validate.OneOf(["active", "finished"]))
     player = ma.fields.String(validate=ma.validate.Length(min=1, max=64), metadata={
-        "description": "Only games with a player of this name, compared as nicknames are (RFC 8266): "
-                       "case, width and runs of spaces aside"})
+        "description": "Only games with a player of this name, prepared as nicknames are (RFC 8266) and "
+                       "compared case-folded: case, width and runs of spaces aside (and 'ss' finds 'ß')"})
     public = ma.fields.Boolean(truthy={"true"}, falsy={"false"}, metadata={
         "description": "true: only public games (anyone may watch them without a token); false: only the others"})
     after = ma.fields.UUID(metadata={"description": "The cursor: list the games that come after this one in "
                                                     "the order asked for (created after it; with "
                                                     "order=newest, before it)"})
-    limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(min=1, max=200))
+    limit = QueryInteger(load_default=50, validate=ma.validate.Range(min=1, max=200))
     order = ma.fields.String(load_default="oldest", validate=ma.validate.OneOf(["oldest", "newest"]), metadata={
         "description": "oldest (the default): in the order the games were created; newest: the latest "
                        "created first, as a lobby of recent games shows them"})

@@ -8,6 +8,7 @@ from flask import current_app
 from disputes.replay import replay
 from disputes.verify import MalformedExport, Unverifiable
 from service import send_public_file
+from service.api import QueryInteger
 from service.api.exports import EXPORT_BODY, ExportTakingBlueprint, export_body, malformed_export
 from service.api.games import result_doc
 from service.errors import Problem
@@ -17,9 +18,9 @@ blp = ExportTakingBlueprint("replays", __name__, description="Replay an export t
 
 
 class ReplayQuerySchema(ma.Schema):
-    at = ma.fields.Integer(validate=ma.validate.Range(min=1), metadata={
+    at = QueryInteger(validate=ma.validate.Range(min=1), metadata={
         "description": "The version to show (default: the last)"})
-    seat = ma.fields.Integer(validate=ma.validate.Range(min=0), metadata={
+    seat = QueryInteger(validate=ma.validate.Range(min=0), metadata={
         "description": "Show it as this seat sees it (default: everything, as the arbiter)"})
 
 

@@ -3,6 +3,7 @@ one given twice, is 400 MALFORMED_REQUEST naming it, never ignored or read as it
 outside review stored a move sent with `?dryRun=true`, and another with `?dry_run=false&dry_run=true`."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -97,3 +98,50 @@ def test_a_query_that_is_not_utf_8_is_refused(client, query):
     assert answer.status_code == 400 and answer.get_json()["code"] == "MALFORMED_REQUEST"
     assert "UTF-8" in answer.get_json()["detail"]
     assert client.get("/games?player=J%C3%A4ger").status_code == 200   # UTF-8, percent-encoded: read
+
+
+# A number as other readers of the URL would read it otherwise, or not at all: full-width and
+# Arabic-Indic digits, a digit separator, a sign, spaces, a superscript (an outside contract
+# review met ?version=１０ and ?after=60_0 answered as 10 and 600).
+NOT_ASCII_NUMBERS = ["１０", "١٠", "1_0", "+5", " 5", "5 ", "²", "0x10", "1e1", "5.", ".5"]
+
+
+def _numeric_query_parameters() -> dict[tuple[str, str], list[str]]:
+    """(method, path template) to the names of its integer or number query parameters, from the contract."""
+    spec = yaml.safe_load(Path(__file__).resolve().parents[2].joinpath("openapi.yaml").read_text())
+    found = {}
+    for template, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            names = [p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"
+                     and p.get("schema", {}).get("type") in ("integer", "number")]
+            if names:
+                found[(method.upper(), template)] = names
+    return found
+
+
+def test_every_number_in_a_query_is_ascii_digits_or_refused(client):
+    templates = _numeric_query_parameters()
+    checked = set()
+    for requests in successes(client).values():
+        for method, path, kwargs in requests:
+            bare = urlsplit(path).path
+            for (verb, template), names in templates.items():
+                pattern = "".join("[^/]+" if part.startswith("{") else re.escape(part)
+                                  for part in re.split(r"({[^}]+})", template))
+                if verb != method or not re.fullmatch(pattern, bare):
+                    continue
+                for name in names:
+                    for value in NOT_ASCII_NUMBERS:
+                        answer = client.open(bare, method=method, query_string={name: value}, **kwargs)
+                        _refused(answer, name)
+                    checked.add(name)
+    assert checked == {"version", "after", "limit", "wait", "lastEventId", "at", "seat"}, checked
+
+
+def test_a_last_event_id_that_is_not_ascii_digits_is_refused_not_a_crash(client):
+    game = create(client)
+    for value in ("²", "１０", "1_0"):
+        answer = client.get(f"/games/{game.id}/stream", headers={**game.seat(0), "Last-Event-ID": value})
+        assert answer.status_code == 400 and answer.get_json()["code"] == "MALFORMED_REQUEST", value
