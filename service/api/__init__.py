@@ -154,12 +154,13 @@ class Parser(FlaskParser):
 
 
 # A number in a query, as the contract's integer and number are written: ASCII digits (a minus
-# sign and a fraction where they may be). Python's int() and float() also take '１０' (full
+# sign, and for a number a fraction and an exponent, as JSON writes them: a generator such as
+# schemathesis sends 1e-05). Python's int() and float() also take '１０' (full
 # width), '١٠' (Arabic-Indic), '1_0', '+5' and ' 5 ', which other readers of the same URL (a
 # proxy, JavaScript's parseInt) read otherwise or not at all; the Range validators then say
 # what the value must be.
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")
-DECIMAL_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+DECIMAL_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 
 
 class QueryInteger(ma.fields.Integer):
@@ -172,7 +173,7 @@ class QueryInteger(ma.fields.Integer):
 
 
 class QueryFloat(ma.fields.Float):
-    """A number in a query string: ASCII digits with an optional fraction (DECIMAL_NUMBER)."""
+    """A number in a query string: ASCII digits with an optional fraction and exponent (DECIMAL_NUMBER)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str) and not DECIMAL_NUMBER.fullmatch(value):

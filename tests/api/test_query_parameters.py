@@ -103,7 +103,8 @@ def test_a_query_that_is_not_utf_8_is_refused(client, query):
 # A number as other readers of the URL would read it otherwise, or not at all: full-width and
 # Arabic-Indic digits, a digit separator, a sign, spaces, a superscript (an outside contract
 # review met ?version=１０ and ?after=60_0 answered as 10 and 600).
-NOT_ASCII_NUMBERS = ["１０", "١٠", "1_0", "+5", " 5", "5 ", "²", "0x10", "1e1", "5.", ".5"]
+NOT_ASCII_NUMBERS = ["１０", "١٠", "1_0", "+5", " 5", "5 ", "²", "0x10", "5.", ".5", "1e", "inf", "NaN"]
+NOT_WHOLE = ["1e1", "1.0"]   # numbers, as JSON writes them, but not integers
 
 
 def _numeric_query_parameters() -> dict[tuple[str, str], list[str]]:
@@ -133,11 +134,16 @@ def test_every_number_in_a_query_is_ascii_digits_or_refused(client):
                 if verb != method or not re.fullmatch(pattern, bare):
                     continue
                 for name in names:
-                    for value in NOT_ASCII_NUMBERS:
+                    for value in NOT_ASCII_NUMBERS + (NOT_WHOLE if name != "wait" else []):
                         answer = client.open(bare, method=method, query_string={name: value}, **kwargs)
                         _refused(answer, name)
                     checked.add(name)
     assert checked == {"version", "after", "limit", "wait", "lastEventId", "at", "seat"}, checked
+    game = create(client)
+    for wait in ("0", "0.25", "1e-05", "2E-1"):   # a number as JSON writes it, a generator's small float too
+        answer = client.get(f"/games/{game.id}/events?after={game.view()['version']}&wait={wait}",
+                            headers=game.seat(0))
+        assert answer.status_code == 200, (wait, answer.get_json())
 
 
 def test_a_last_event_id_that_is_not_ascii_digits_is_refused_not_a_crash(client):
