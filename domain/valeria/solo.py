@@ -186,7 +186,7 @@ def game_over(d: Draft, reason: str) -> None:
     if reason == "exhausted_stacks" and getattr(s, "dark_lord_unnamed", False) and s.dark_lord is None:
         # [BR p.17] "After counting your points, reveal the face of the Dark Lord": a table that
         # placed it unseen turns it up now and names it, the last card this command turns up (VP-55)
-        d.emit("DarkLordRevealed", duke=d.reveal(sorted(s.duke_pool), "the Dark Lord, turned face up to be "
+        d.emit("DarkLordRevealed", duke=d.reveal(list(getattr(s, "dark_lord_may_be", [])), "the Dark Lord, turned face up to be "
                                                  "scored: one of nameable.dark_lord"))
     d.emit("GameEnded", result=result(s, reason), seed=d.chance.reveal(), dukes=[x.duke for x in s.seats],
            dark_lord=s.dark_lord)

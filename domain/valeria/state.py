@@ -187,6 +187,7 @@ class SoloState(ValeriaState):
     its own, so that the other games' state (and its snapshot form) is unchanged."""
     dark_lord: str | None = None                                   # hidden from the seat until the end
     dark_lord_unnamed: bool = False   # VP-55: placed by a table face down, unseen; named when turned up to score
+    dark_lord_may_be: list[str] = field(default_factory=list)   # VP-55: the Dukes not dealt to the player
     captured: list[str] = field(default_factory=list)              # Citizens and Domains next to the Dark Lord
     attacks: list[dict[str, Any]] = field(default_factory=list)    # Monsters Phase: {die, value} still to resolve
 
@@ -571,7 +572,9 @@ def _game_ended(s, e):
 
 def _dark_lord_placed(s, e):
     if e.get("unnamed"):   # VP-55: nobody knows it, the host included, until it is turned up to score
-        s.dark_lord, s.dark_lord_unnamed = None, True
+        # one of the Dukes not dealt to the player [BR p.5, p.16]: the pool as dealt, before the
+        # Duke the player does not keep goes back to it
+        s.dark_lord, s.dark_lord_unnamed, s.dark_lord_may_be = None, True, sorted(s.duke_pool)
         return
     s.dark_lord = e.get("duke", "hidden")  # as a seat reads it, the Duke is not in the event (view.redact)
 

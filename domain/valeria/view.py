@@ -114,8 +114,8 @@ def pools(s: ValeriaState) -> dict:
     view; VP-46)."""
     held = {"domains": list(s.domain_pool), "dukes": list(s.duke_pool)}
     named = {"domains": list(s.domain_pool)}
-    if getattr(s, "dark_lord_unnamed", False) and getattr(s, "dark_lord", None) is None:
-        named["dark_lord"] = list(s.duke_pool)   # VP-55: the solo Dark Lord, placed unseen, is one of these
+    if getattr(s, "dark_lord_unnamed", False) and getattr(s, "dark_lord", None) is None and not s.finished:
+        named["dark_lord"] = list(getattr(s, "dark_lord_may_be", []))   # VP-55: the solo Dark Lord, placed unseen
     if s.cs:
         supplies = {"goods_supply": list(s.goods_supply), "tome_supply": list(s.tome_supply),
                     "noble_deck": list(s.noble_deck)}

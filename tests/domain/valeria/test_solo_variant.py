@@ -437,8 +437,11 @@ def test_a_dark_lord_placed_unseen_is_named_when_it_is_turned_up_to_be_scored():
     assert R.redact(of(t.events, "DarkLordPlaced")[0], 0) == {"type": "DarkLordPlaced", "unnamed": True}
     host = R.view(t.state, ARBITER)
     assert host["dark_lord"]["duke"] is None and "duke_dara" in host["nameable"]["dark_lord"]
-    assert host["nameable"]["dark_lord"] == sorted(t.state.duke_pool)
-    assert "duke_ash" not in host["nameable"]["dark_lord"]   # dealt to the player: kept, or to the box
+    assert host["nameable"]["dark_lord"] == sorted(set(t.state.duke_pool) - {"duke_bran"})
+    # dealt to the player: the one kept, and the one given back to the box [BR p.5] (an outside
+    # review named the given-back Duke, which had joined the pool the names were read from)
+    assert not {"duke_ash", "duke_bran"} & set(host["nameable"]["dark_lord"])
+    assert "duke_bran" in t.state.duke_pool
     t.state.captured += [t._take("monk"), t._take("monk"), t._take("moonwell")]
     t.to_actions(1, 2)
     t.purse(0, gold=1, vp=80)
@@ -448,7 +451,8 @@ def test_a_dark_lord_placed_unseen_is_named_when_it_is_turned_up_to_be_scored():
     assert row["count"] == 1 and "nameable.dark_lord" in row["items"][0]
     asked = t.rejects(0, recruit, "TABLE_OUTCOME_REQUIRED")
     assert "nameable.dark_lord" in asked.detail
-    t.rejects(0, {**recruit, "revealed": ["duke_ash"]}, "TABLE_OUTCOME_INVALID")   # not one of the Dukes left
+    for dealt in ("duke_ash", "duke_bran"):   # kept, and given back: neither can be the Dark Lord
+        t.rejects(0, {**recruit, "revealed": [dealt]}, "TABLE_OUTCOME_INVALID")
     events = t.do(0, {**recruit, "revealed": ["duke_dara"]})
     assert [e["type"] for e in events[-2:]] == ["DarkLordRevealed", "GameEnded"]
     result = of(events, "GameEnded")[0]["result"]
@@ -464,6 +468,7 @@ def test_a_dark_lord_placed_unseen_is_not_asked_for_where_it_scores_nothing():
     t.purse(0, strength=1)
     ended = of(t.do(0, {"type": "slay", "stack": "hills"}), "GameEnded")[0]
     assert ended["result"]["solo"] == "won" and ended["result"]["dark_lord"] == {"duke": None}
+    assert "dark_lord" not in R.view(t.state, ARBITER)["nameable"]   # nothing left to report
 
 
 def test_the_five_stacks_ending_may_come_in_the_monsters_phase():
