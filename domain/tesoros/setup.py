@@ -73,7 +73,8 @@ TABLE_SETUP_SCHEMA = {
                    "description": "with 'The pact of the waves': the Event cards put under the Anchor "
                                   "(left out, or [], when the pact is of no Event). Left out when the table "
                                   "took them blind: each is then named as it is turned up (TP-22); with "
-                                  "'Chaos on the high seas', required: those shuffled into the Play Deck"},
+                                  "'Chaos on the high seas' and a pact of some of the Events, required: "
+                                  "those shuffled into the Play Deck"},
         "face_up_event": {**CARD_ID, "description": "with 'Scanning the horizon': the Event card turned face up"},
         "draw_off": {"type": "array", "items": CARD_ID, "maxItems": 42,
                      "description": "with first_player 'draw_off': the cards revealed, in the order revealed; with "
