@@ -243,6 +243,15 @@ def events_remain(s: TesorosState) -> bool:
     return s.face_up_event is not None or bool(s.events_left)
 
 
+def deck_draws(s: TesorosState) -> list[str]:
+    """What the next card off the Play Deck may be: a card of it, or, with Chaos on the high seas
+    at a table that took the Events blind (TP-22), while an Event is still in it, any Event not
+    yet seen, those the lists hold out of the game too."""
+    if s.events_unnamed and any(c in s.events for c in s.deck):
+        return sorted(s.deck + s.events_out)
+    return s.deck
+
+
 def under_anchor(s: TesorosState) -> list[str]:
     """The Events the next one turned up from under the Anchor may be: those there, or, where a
     table took them blind (TP-22), any not yet seen, those the lists hold out of the game too."""
@@ -261,7 +270,7 @@ def need_card(d: Draft, then: dict) -> None:
             if not anchor(d, then):
                 return
             continue
-        card = s.deck_top if s.deck_top is not None else d.pick(s.deck, 1, "drawn")[0]
+        card = s.deck_top if s.deck_top is not None else d.pick(deck_draws(s), 1, "drawn")[0]
         if card in s.events:  # [Variants: Chaos on the high seas] an Event resolves as it is drawn
             if not run_event(d, card, "deck", then):
                 return

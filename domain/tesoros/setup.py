@@ -72,9 +72,8 @@ TABLE_SETUP_SCHEMA = {
         "events": {"type": "array", "items": CARD_ID, "maxItems": 7,
                    "description": "with 'The pact of the waves': the Event cards put under the Anchor "
                                   "(left out, or [], when the pact is of no Event). Left out when the table "
-                                  "took them blind: each is then named as it is turned up (TP-22); with "
-                                  "'Chaos on the high seas' and a pact of some of the Events, required: "
-                                  "those shuffled into the Play Deck"},
+                                  "took them blind: each is then named as it is turned up, under the Anchor or "
+                                  "with 'Chaos on the high seas' from the Play Deck (TP-22)"},
         "face_up_event": {**CARD_ID, "description": "with 'Scanning the horizon': the Event card turned face up"},
         "draw_off": {"type": "array", "items": CARD_ID, "maxItems": 42,
                      "description": "with first_player 'draw_off': the cards revealed, in the order revealed; with "
@@ -227,7 +226,7 @@ def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None,
             wants["events"] = False   # no Event card in the game: nothing to name ([] may be sent too)
         if using == len(content["events"]) and "events" in t:
             wants["events"] = True    # a pact keeping every Event: the table may list them all, or not
-        if 0 < using < len(content["events"]) and not opts["chaos_on_the_high_seas"] and "events" not in t:
+        if 0 < using < len(content["events"]) and "events" not in t:
             wants["events"] = False   # TP-22: taken blind, named as each is turned up
     for key, wanted in wants.items():
         if wanted != (key in t):
@@ -290,7 +289,10 @@ def _deal(opts: dict, content: dict, n: int, events: list, using: int, chance, t
         face_up = chance.pick(events if unnamed else in_play, 1,
                               None if "face_up_event" not in t else [t["face_up_event"]], "setup.face_up_event")[0]
     shuffled_in = in_play if opts["chaos_on_the_high_seas"] else []  # [Variants] after the deal (TA-30)
-    first, draw_off, resume = _first_player(opts, n, content, deck, chance, t, shuffled_in)
+    if unnamed and opts["chaos_on_the_high_seas"]:   # TP-22: any of them may turn up, as many as are in play
+        shuffled_in = events
+    first, draw_off, resume = _first_player(opts, n, content, deck, chance, t, shuffled_in,
+                                            using if unnamed else None)
     return {"in_play": in_play, "hands": hands, "deck": deck, "opened": opened, "face_up": face_up, "first": first,
             "draw_off": draw_off, "resume": resume, "unnamed": using if unnamed else None}
 
@@ -307,7 +309,8 @@ def _setup_events(players: list[str], opts: dict, content: dict, chance, events:
     out = [kit.setup_event(RULESET_ID, RULESET_VERSION, players, opts, content, chance, colors=colors), placed,
            {"type": "CardsDealt", "hands": table["hands"], "deck": table["deck"]}]
     if opts["chaos_on_the_high_seas"]:  # [Variants] after dealing, the Event cards into the Play Deck
-        out.append({"type": "EventsShuffledIntoDeck", "events": sorted(in_play)})
+        out.append({"type": "EventsShuffledIntoDeck", "events": sorted(in_play)} if table["unnamed"] is None else
+                   {"type": "EventsShuffledIntoDeck", "events": table["unnamed"], "unnamed": True})   # TP-22
     out.append({"type": "MapsRevealed", "maps": list(table["opened"])})
     out += _draw_off_events(out, chance, table["draw_off"], table["resume"])
     if table["first"] is not None:
@@ -337,14 +340,16 @@ def _draw_off_events(before: list[dict], chance, steps: list[dict], resume: dict
     return out
 
 
-def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict, shuffled_in: list):
+def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict, shuffled_in: list,
+                  blind: int | None = None):
     """[Starting the Game] highest die starts; TA-5: tied players draw again, the cards are discarded.
 
     The first player (None while Scurvy waits), the draw-off's steps in order ({"seat", "card"}
     for a die, {"event"} for an Event) and, when Scurvy stopped it, where it resumes. With Chaos
     on the high seas (TA-30) the Events are in the Play Deck: one revealed is carried out at once
     and the same Pirate reveals the next card; Scurvy waits for the Pirates' choices, and the
-    draw-off goes on after them (rules.draw_off_card)."""
+    draw-off goes on after them (rules.draw_off_card). blind: where a table took them blind
+    (TP-22), how many are in play: any Event may turn up, until that many have."""
     if opts["first_player"] != "draw_off":
         return opts["first_player"], [], None
     die = {c["id"]: c["die"] for c in content["playCards"]}
@@ -371,9 +376,15 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
         if len(got) < wanted:
             return contenders[0], steps, None  # the deck ran dry: the first contender starts
         for c in got:
+            if blind is not None and c in effects and sum("event" in x for x in steps) == blind:
+                raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,   # TP-22: every Event in play is out
+                               f"setup.draw_off: only {blind} Event card{'' if blind == 1 else 's'} "
+                               f"{'is' if blind == 1 else 'are'} in play, and all have turned up: {c!r} cannot")
             pool.remove(c)
             if c in effects:  # TA-30: carried out at once; the same Pirate reveals the next card
                 steps.append({"event": c})
+                if blind is not None and sum("event" in x for x in steps) == blind:
+                    pool = [x for x in pool if x not in effects]
                 if effects[c] == "scurvy":
                     if supplied is not None and len(supplied) != len(steps):
                         raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,

@@ -117,9 +117,22 @@ def _take(s: TesorosState, seat: int | None, card: str, source: str) -> None:
         if s.deck_top == card:
             s.deck_top, s.top_known_to = None, []
         else:
+            if card not in s.deck and s.events_unnamed:
+                _event_into_deck(s, card)
             s.deck.remove(card)
     elif source == "discard":
         s.discard.remove(card)
+
+
+def _event_into_deck(s: TesorosState, ev: str) -> None:
+    """TP-22 with Chaos on the high seas: an Event the table took blind turns up from the Play
+    Deck, one the lists had out of the game; one of the Play Deck's Events, whichever (they
+    stand for a count), goes out in its place."""
+    placeholder = [c for c in s.deck if c in s.events][-1]
+    s.deck.remove(placeholder)
+    s.events_out.remove(ev)
+    s.events_out = sorted(s.events_out + [placeholder])
+    s.deck = sorted(s.deck + [ev])
 
 
 def _holder(s: TesorosState, seat: int | None) -> Seat:
@@ -169,7 +182,8 @@ def _cards_dealt(s, e):
 
 
 def _events_shuffled_into_deck(s, e):
-    s.deck = sorted(s.deck + list(e["events"]))
+    # TP-22: taken blind, the event gives only their count; the lists' stand-ins go in
+    s.deck = sorted(s.deck + (list(s.events_left) if e.get("unnamed") else list(e["events"])))
     s.events_left = []
 
 

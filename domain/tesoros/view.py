@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .. import kit
 from ..ruleset import ARBITER
-from .rules import moment, to_move, under_anchor, vp
+from .rules import deck_draws, moment, to_move, under_anchor, vp
 from .state import TesorosState
 
 
@@ -86,7 +86,7 @@ def pools(s: TesorosState) -> dict:
     at with Lamps & Shovels is still in the Play Deck, but 'drawn' never names it: it is
     taken without a report (TP-15), so it is not among the deck's `nameable` ids. 'stolen'
     names cards of the defender's hand, which this view's `seats` shows the host."""
-    deck = list(s.deck) + ([s.deck_top] if s.deck_top is not None else [])
+    deck = list(deck_draws(s)) + ([s.deck_top] if s.deck_top is not None else [])   # TP-22: one pool
     anchor = under_anchor(s)   # TP-22: taken blind, those there and those out are one pool
     nameable = {"play_deck": next_draws(s), "events_under_anchor": list(anchor), "map_deck": list(s.map_deck)}
     if (after := draws_after_the_anchor(s)) is not None:
@@ -113,7 +113,7 @@ def next_draws(s: TesorosState) -> list:
     seen; with none left (and none looked at), the Anchor comes first and the card comes off the
     pile it shuffles onto it."""
     if s.deck or s.deck_top is not None:
-        return list(s.deck)
+        return list(deck_draws(s))
     return _reshuffled(s)
 
 
@@ -152,7 +152,7 @@ def redact(event: dict, viewer) -> dict:
     if t == "EventsPlacedUnderAnchor" and viewer != ARBITER and event["out_of_game"] and not event.get("unnamed"):
         # TP-17: with the pact of the waves, which Events are in play is nobody's: only how many
         return {**event, "events": len(event["events"]), "out_of_game": len(event["out_of_game"])}
-    if t == "EventsShuffledIntoDeck" and viewer != ARBITER:   # into the face-down Play Deck (TP-17)
+    if t == "EventsShuffledIntoDeck" and viewer != ARBITER and not event.get("unnamed"):   # face down (TP-17)
         return {**event, "events": len(event["events"])}
     if t == "ScurvyBegan" and viewer != ARBITER:
         return {k: v for k, v in event.items() if k != "then"}

@@ -64,12 +64,43 @@ def test_with_scanning_the_horizon_the_face_up_event_is_any_and_the_next_one_too
     assert R.view(t.state, "arbiter")["nameable"]["events_under_anchor"] == [e for e in EVENTS if e != "storm"]
 
 
-def test_chaos_on_the_high_seas_with_the_pact_at_a_table_still_names_the_events():
-    """Not built for Chaos: its Events go into the Play Deck, whose draws name cards of the
-    deck, so the table names the Events it shuffled in (TA-31)."""
+def test_with_chaos_on_the_high_seas_the_events_taken_blind_turn_up_from_the_play_deck():
+    """[Variants: Chaos on the high seas] the Events are shuffled into the Play Deck after the
+    deal; taken blind, any not yet seen may turn up from it, until as many as are in play have."""
+    t = blind(chaos_on_the_high_seas=True)
+    (shuffled,) = [e for e in t.events if e["type"] == "EventsShuffledIntoDeck"]
+    assert shuffled == {"type": "EventsShuffledIntoDeck", "events": 2, "unnamed": True} == R.redact(shuffled, 0)
+    cards = [c for c in t.state.deck if c not in t.state.events]
+    host = R.view(t.state, "arbiter")
+    assert [c for c in host["nameable"]["play_deck"] if c in t.state.events] == EVENTS
+    assert sum(host["pools"]["play_deck"].values()) == len(cards) + len(EVENTS)   # one pool, as nameable
+    assert R.view(t.state, 0)["deck_count"] == len(cards) + 2
+    t.do("A", {"type": "draw_card", "drawn": ["rumors", cards[0]]})   # an Event, then the card drawn
+    assert t.state.event_discard == ["rumors"] and R.view(t.state, 0)["deck_count"] == len(cards) + 1 - 1
+    unseen = [e for e in EVENTS if e != "rumors"]
+    assert [c for c in R.view(t.state, "arbiter")["nameable"]["play_deck"] if c in t.state.events] == unseen
+    t.state.phase, t.state.active = "draw", 1
+    with pytest.raises(Rejected) as again:
+        R.decide(t.state, 1, {"type": "draw_card", "drawn": ["rumors", cards[1]]}, TableChance())
+    assert again.value.code == "TABLE_OUTCOME_INVALID"
+    t.do("B", {"type": "draw_card", "drawn": ["storm", cards[1]]})
+    # both Events in play have turned up: the Play Deck holds none any more, so none may be named
+    assert not [c for c in R.view(t.state, "arbiter")["nameable"]["play_deck"] if c in t.state.events]
+    t.state.phase, t.state.active = "draw", 0
+    with pytest.raises(Rejected) as third:
+        R.decide(t.state, 0, {"type": "draw_card", "drawn": ["outrage", cards[2]]}, TableChance())
+    assert third.value.code == "TABLE_OUTCOME_INVALID"
+
+
+def test_with_chaos_a_draw_off_may_turn_up_events_taken_blind_but_no_more_than_are_in_play():
+    """[Starting the Game] with the draw-off and Chaos (TA-30), an Event revealed is carried out
+    and the same Pirate reveals the next card; taken blind (TP-22), at most the pact's number."""
+    options = {"pact_of_the_waves": 1, "chaos_on_the_high_seas": True, "first_player": "draw_off"}
+    t = Table(names=("A", "B"), options=options, draw_off=["rumors", "CP-4", "SAB-1"])
+    assert t.state.event_discard == ["rumors"] and t.state.active == 0
     with pytest.raises(InvalidCreation) as refused:
-        Table(names=("A", "B"), options={"pact_of_the_waves": 2, "chaos_on_the_high_seas": True})
-    assert "setup.events: required with these options" in str(refused.value)
+        Table(names=("A", "B"), options=options, draw_off=["rumors", "storm", "CP-4", "SAB-1"])
+    assert "only 1 Event card is in play, and all have turned up: 'storm' cannot" in str(refused.value)
 
 
 def test_a_table_that_names_them_at_setup_is_held_to_its_list():
