@@ -254,8 +254,10 @@ def deck_draws(s: TesorosState) -> list[str]:
 
 def under_anchor(s: TesorosState) -> list[str]:
     """The Events the next one turned up from under the Anchor may be: those there, or, where a
-    table took them blind (TP-22), any not yet seen, those the lists hold out of the game too."""
-    return sorted(s.events_left + s.events_out) if s.events_unnamed else s.events_left
+    table took them blind (TP-22), while one is still there, any not yet seen, those the lists
+    hold out of the game too. None once they are all out (with Chaos, from the start: the Play
+    Deck has them, deck_draws)."""
+    return sorted(s.events_left + s.events_out) if s.events_unnamed and s.events_left else s.events_left
 
 
 def need_card(d: Draft, then: dict) -> None:

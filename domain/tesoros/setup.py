@@ -340,17 +340,14 @@ def _draw_off_events(before: list[dict], chance, steps: list[dict], resume: dict
     return out
 
 
-def _blind_pool(pool: list, card: str, shown: int, blind: int | None, effects: dict) -> list:
-    """The draw-off's pool as `card` is revealed, `shown` Events having turned up before it.
-    blind: where a table took the Events blind (TP-22), how many are in play: any Event may turn
-    up until that many have, none after (the pool then loses them) and one more is refused."""
-    if blind is None or card not in effects:
-        return pool
-    if shown == blind:
+def _blind_check(card: str, shown: int, blind: int | None, effects: dict) -> None:
+    """A card revealed in the draw-off, `shown` Events having turned up before it. blind: where a
+    table took the Events blind (TP-22), how many are in play: any Event may turn up until that
+    many have, and one more is refused, saying so wherever it lies in the list."""
+    if blind is not None and card in effects and shown == blind:
         raise Rejected("TABLE_OUTCOME_INVALID", CHANCE_RULE,
                        f"setup.draw_off: only {blind} Event card{'' if blind == 1 else 's'} "
                        f"{'is' if blind == 1 else 'are'} in play, and all have turned up: {card!r} cannot")
-    return pool if shown + 1 < blind else [x for x in pool if x not in effects or x == card]
 
 
 def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict, shuffled_in: list,
@@ -361,7 +358,7 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
     for a die, {"event"} for an Event) and, when Scurvy stopped it, where it resumes. With Chaos
     on the high seas (TA-30) the Events are in the Play Deck: one revealed is carried out at once
     and the same Pirate reveals the next card; Scurvy waits for the Pirates' choices, and the
-    draw-off goes on after them (rules.draw_off_card). blind: _blind_pool's."""
+    draw-off goes on after them (rules.draw_off_card). blind: _blind_check's."""
     if opts["first_player"] != "draw_off":
         return opts["first_player"], [], None
     die = {c["id"]: c["die"] for c in content["playCards"]}
@@ -388,7 +385,7 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
         if len(got) < wanted:
             return contenders[0], steps, None  # the deck ran dry: the first contender starts
         for c in got:
-            pool = _blind_pool(pool, c, sum("event" in x for x in steps), blind, effects)
+            _blind_check(c, sum("event" in x for x in steps), blind, effects)
             pool.remove(c)
             if c in effects:  # TA-30: carried out at once; the same Pirate reveals the next card
                 steps.append({"event": c})

@@ -51,6 +51,8 @@ def test_each_event_is_named_as_it_is_turned_up_and_the_last_one_ends_the_game()
     assert again.value.code == "TABLE_OUTCOME_INVALID"
     events = t.do("B", {"type": "draw_card", "events": ["outrage"], "drawn": [card]})
     assert t.state.event_discard == ["rumors", "outrage"] and t.state.events_left == []
+    host = R.view(t.state, "arbiter")   # all in play are out: none is left to name (an outside review)
+    assert host["nameable"]["events_under_anchor"] == [] and host["pools"]["events_under_anchor"] == {}
     # 0 against 0: the end is met, and the tie goes on in sudden death (TA-6)
     assert [e["reason"] for e in events if e["type"] in ("GameEnded", "SuddenDeathBegan")] == ["last_event"]
 
@@ -73,6 +75,8 @@ def test_with_chaos_on_the_high_seas_the_events_taken_blind_turn_up_from_the_pla
     cards = [c for c in t.state.deck if c not in t.state.events]
     host = R.view(t.state, "arbiter")
     assert [c for c in host["nameable"]["play_deck"] if c in t.state.events] == EVENTS
+    # nothing lies under the Anchor with Chaos: none is named there (an outside review found 3)
+    assert host["nameable"]["events_under_anchor"] == [] and host["pools"]["events_under_anchor"] == {}
     assert sum(host["pools"]["play_deck"].values()) == len(cards) + len(EVENTS)   # one pool, as nameable
     assert R.view(t.state, 0)["deck_count"] == len(cards) + 2
     t.do("A", {"type": "draw_card", "drawn": ["rumors", cards[0]]})   # an Event, then the card drawn
@@ -98,9 +102,10 @@ def test_with_chaos_a_draw_off_may_turn_up_events_taken_blind_but_no_more_than_a
     options = {"pact_of_the_waves": 1, "chaos_on_the_high_seas": True, "first_player": "draw_off"}
     t = Table(names=("A", "B"), options=options, draw_off=["rumors", "CP-4", "SAB-1"])
     assert t.state.event_discard == ["rumors"] and t.state.active == 0
-    with pytest.raises(InvalidCreation) as refused:
-        Table(names=("A", "B"), options=options, draw_off=["rumors", "storm", "CP-4", "SAB-1"])
-    assert "only 1 Event card is in play, and all have turned up: 'storm' cannot" in str(refused.value)
+    for draw_off in (["rumors", "storm", "CP-4", "SAB-1"], ["CP-4", "rumors", "storm", "SAB-1"]):
+        with pytest.raises(InvalidCreation) as refused:   # in the same pick as the first Event, or a later one
+            Table(names=("A", "B"), options=options, draw_off=draw_off)
+        assert "only 1 Event card is in play, and all have turned up: 'storm' cannot" in str(refused.value)
 
 
 def test_a_table_that_names_them_at_setup_is_held_to_its_list():
