@@ -231,6 +231,12 @@ def _table_problems(chance, table_setup: dict | None, opts: dict, n: int | None,
     for key, wanted in wants.items():
         if wanted != (key in t):
             problems.append(f"setup.{key}: {'required' if wanted else 'not used'} with these options")
+    if using is not None and content is not None and 0 < using < len(content["events"]) and \
+            isinstance(t.get("events"), list) and len(t["events"]) != using:
+        # a table that does not know them may be sending [] for "unknown": say what it may do
+        problems.append(f"setup.events: the {using} Event card{'' if using == 1 else 's'} the pact keeps, "
+                        f"not {len(t['events'])}; or leave 'events' out when the table took them blind: each "
+                        "is then named as it is turned up (TP-22)")
     if content is not None:
         problems += _table_card_problems(t, content)
     return problems

@@ -116,3 +116,15 @@ def test_a_table_that_names_them_at_setup_is_held_to_its_list():
     with pytest.raises(Rejected) as refused:
         R.decide(t.state, 0, {"type": "draw_card", "events": ["rumors"], "drawn": ["FAVOR-a"]}, TableChance())
     assert refused.value.code == "TABLE_OUTCOME_INVALID"
+
+
+def test_a_list_of_the_wrong_length_says_it_may_be_left_out():
+    """A table that does not know its Events may send [] for 'unknown': the refusal says how
+    many the pact keeps, and that the list may be left out (an outside review met only 'must
+    list every one drawn')."""
+    for sent in ([], ["storm"]):
+        with pytest.raises(InvalidCreation) as refused:
+            Table(names=("A", "B"), options={"pact_of_the_waves": 2}, events=sent)
+        assert refused.value.problems == [
+            f"setup.events: the 2 Event cards the pact keeps, not {len(sent)}; or leave 'events' out when the "
+            "table took them blind: each is then named as it is turned up [Variants] (TP-22)"]
