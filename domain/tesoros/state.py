@@ -117,22 +117,21 @@ def _take(s: TesorosState, seat: int | None, card: str, source: str) -> None:
         if s.deck_top == card:
             s.deck_top, s.top_known_to = None, []
         else:
-            if card not in s.deck and s.events_unnamed:
-                _event_into_deck(s, card)
+            if card not in s.deck and s.events_unnamed:   # TP-22, with Chaos: an Event from the Play Deck
+                s.deck = _blind_swap(s, card, s.deck, [c for c in s.deck if c in s.events][-1])
             s.deck.remove(card)
     elif source == "discard":
         s.discard.remove(card)
 
 
-def _event_into_deck(s: TesorosState, ev: str) -> None:
-    """TP-22 with Chaos on the high seas: an Event the table took blind turns up from the Play
-    Deck, one the lists had out of the game; one of the Play Deck's Events, whichever (they
-    stand for a count), goes out in its place."""
-    placeholder = [c for c in s.deck if c in s.events][-1]
-    s.deck.remove(placeholder)
+def _blind_swap(s: TesorosState, ev: str, pile: list[str], stand_in: str) -> list[str]:
+    """TP-22: where the table took the Events blind, the lists hold stand-ins for a count, so an
+    Event turned up (from under the Anchor, or with Chaos from the Play Deck) may be one they had
+    out of the game: it trades places with a stand-in of the pile it came from. The pile after
+    the trade, still holding `ev` (the caller takes it)."""
     s.events_out.remove(ev)
-    s.events_out = sorted(s.events_out + [placeholder])
-    s.deck = sorted(s.deck + [ev])
+    s.events_out = sorted(s.events_out + [stand_in])
+    return sorted([c for c in pile if c != stand_in] + [ev])
 
 
 def _holder(s: TesorosState, seat: int | None) -> Seat:
@@ -352,13 +351,9 @@ def _event_revealed(s, e):
 
 
 def _take_event(s, ev: str) -> None:
-    """An Event turned up from under the Anchor. TP-22: where the table took them blind, it may
-    be one the lists had out of the game; then one of those under the Anchor, whichever (they
-    stand for a count), goes out in its place."""
+    """An Event turned up from under the Anchor (TP-22: perhaps one the lists had out, _blind_swap)."""
     if ev not in s.events_left and s.events_unnamed:
-        s.events_out.remove(ev)
-        s.events_out = sorted(s.events_out + [s.events_left.pop()])
-        s.events_left.append(ev)
+        s.events_left = _blind_swap(s, ev, s.events_left, s.events_left[-1])
     s.events_left.remove(ev)
 
 
