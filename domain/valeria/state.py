@@ -582,7 +582,8 @@ def _dark_lord_placed(s, e):
 def _dark_lord_revealed(s, e):
     """[BR p.17] 'reveal the face of the Dark Lord', named by the table that placed it unseen (VP-55)."""
     s.dark_lord = e["duke"]
-    s.duke_pool.remove(e["duke"])
+    if e["duke"] in s.duke_pool:   # a seat's copy of the log holds the pool as a count only (view.redact)
+        s.duke_pool.remove(e["duke"])
 
 
 def _monsters_phase_began(s, e):
