@@ -40,7 +40,7 @@ MAX_STREAMS = int(os.environ.get("PARLEY_MAX_STREAMS", "1500"))
 
 class EventsQuerySchema(ma.Schema):
     after = QueryInteger(load_default=0, validate=ma.validate.Range(min=0),
-                              metadata={"description": "Return events after this version (a cursor)"})
+                         metadata={"description": "Return events after this version (a cursor)"})
     limit = QueryInteger(load_default=100, validate=ma.validate.Range(min=1, max=1000))
     wait = QueryFloat(load_default=0, validate=ma.validate.Range(min=0, max=MAX_WAIT), metadata={
         "description": "A long poll: when 'after' is the game's latest version, wait up to this many seconds "
