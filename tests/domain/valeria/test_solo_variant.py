@@ -458,6 +458,10 @@ def test_a_dark_lord_placed_unseen_is_named_when_it_is_turned_up_to_be_scored():
     result = of(events, "GameEnded")[0]["result"]
     assert result["dark_lord"] == {"duke": "duke_dara", "points": {"monsters": 58, "domains": 3, "duke": 18, "total": 79}}
     assert (result["solo"], result["totals"]) == ("won", [80])
+    seat = R.initial_state()   # the seat's copy of the log (its Duke pool a count) replays to the end too
+    for e in t.events:
+        seat = R.evolve(seat, R.redact(e, 0))
+    assert seat.dark_lord == "duke_dara" and seat.finished
 
 
 def test_a_dark_lord_placed_unseen_is_not_asked_for_where_it_scores_nothing():
