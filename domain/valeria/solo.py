@@ -129,11 +129,19 @@ def activate_monster(d: Draft, seat: int, cmd: dict) -> None:
         if attack["value"] == 6 and cmd.get("stack") in s.monsters and s.top(cmd["stack"]) is None:
             raise Rejected("STACK_EXHAUSTED", MONSTERS, "You may not choose an Exhausted Monster stack.")
         raise Rejected("ACTIVATION_NOT_ALLOWED", MONSTERS,
-                       "A 6 names the Monster stack of your choice ('stack'); when both Citizen stacks of the column "
-                       "hold a card, name the one a card is removed from ('citizen'); nothing else. Send one of: "
+                       f"{_what_the_die_names(attack)}; when both Citizen stacks of the column hold a card, name "
+                       "the one a card is removed from ('citizen'); nothing else. Send one of: "
                        f"{json.dumps([f for f, _ in options])}.", ruling="VP-22")
     _attack(d, attack, chosen)
     _settle_monsters(d)
+
+
+def _what_the_die_names(attack: dict) -> str:
+    """[BR p.17] 'The value on each die ... activates a Monster stack in that respective
+    position'; 'In the case of 6, a Monster stack of your choice is activated.'"""
+    if attack["value"] == 6:
+        return f"Die {attack['die']} shows a 6: it names the Monster stack of your choice ('stack')"
+    return f"Die {attack['die']} shows a {attack['value']}: it activates the Monster stack of column {attack['value']}"
 
 
 def _second_harvest(d: Draft) -> None:

@@ -262,6 +262,22 @@ def test_a_six_activates_a_stack_of_your_choice_never_an_exhausted_one():
     assert of(events, "MonsterActivated")[0]["column"] == 4 and of(events, "CardCaptured")[0]["stack"] == "archer"
 
 
+def test_a_refused_activation_says_what_its_die_names():
+    """[BR p.17] 'rolling a 1 activates the first (leftmost) Monster stack': a refusal for a die
+    showing 1 speaks of column 1, and of a 6's choice only for a die showing 6 (outside review)."""
+    t = SoloTable()
+    t.to_actions(1, 3)
+    t.end_actions()
+    refused = t.rejects(0, {"type": "activate_monster", "die": 0, "citizen": "mercenary"}, "ACTIVATION_NOT_ALLOWED")
+    assert refused.detail.startswith("Die 0 shows a 1: it activates the Monster stack of column 1;"), refused.detail
+    assert "6" not in refused.detail.split(";")[0] and '{"citizen": "monk"}' in refused.detail
+    t = SoloTable().empty("hills", "thief", "champion", "alchemist")
+    t.to_actions(6, 1)
+    t.end_actions()
+    refused = t.rejects(0, {"type": "activate_monster", "die": 0}, "ACTIVATION_NOT_ALLOWED")
+    assert refused.detail.startswith("Die 0 shows a 6: it names the Monster stack of your choice ('stack');")
+
+
 def test_a_double_six_names_a_stack_for_each_die_the_same_or_another():
     """VP-51: [BR p.17] 'In the case of 6, a Monster stack of your choice is activated', for each
     die: 6-6 is two choices, not one stack twice."""
