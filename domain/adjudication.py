@@ -22,7 +22,7 @@ from typing import Any
 import jsonschema
 
 from .dry_run import imagined
-from .kit import Section, error_message, spelled
+from .kit import Section, error_message, fitting, spelled
 from .kit.schema_check import compile_check
 from .ruleset import Event, Rejected
 
@@ -100,8 +100,8 @@ def schema_problems(schema: dict, instance, where: str) -> list[str]:
     if check is not None and check(instance):
         return []
     problems = []
-    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.path))):
-        path = "/".join(str(p) for p in error.path)
+    for error in sorted(map(fitting, validator.iter_errors(instance)), key=lambda e: list(map(str, e.absolute_path))):
+        path = "/".join(str(p) for p in error.absolute_path)
         problems.append(f"{where}{'/' + path if path else ''}: {error_message(error)}")
     return problems
 

@@ -258,8 +258,37 @@ def _unknown_fields(err: jsonschema.ValidationError) -> str:
     return message if len(message) <= 300 else message[:300] + "..."
 
 
+def fitting(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """For a value that fits none of an anyOf's or oneOf's choices: the error of the one choice
+    its JSON type fits, when only one does (a list with a name twice, where a name or a list is
+    asked, is told that its name is there twice, not that it matches no choice); else err."""
+    if err.validator not in ("anyOf", "oneOf") or not err.context:
+        return err
+    by_choice: dict = {}
+    for sub in err.context:
+        by_choice.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fits = [subs for subs in by_choice.values()
+            if not any(sub.validator == "type" and not sub.relative_path for sub in subs)]
+    if len(fits) != 1 or len(by_choice) != len(err.validator_value):
+        return err
+    return fitting(min(fits[0], key=lambda sub: list(map(str, sub.relative_path))))
+
+
+def _twice(err: jsonschema.ValidationError) -> str:
+    """A list whose items must differ, in words naming the first item listed again."""
+    seen = set()
+    for item in err.instance:
+        key = json.dumps(item, sort_keys=True, default=repr)
+        if key in seen:
+            return f"lists {spelled(item)} more than once: each may be listed once"
+        seen.add(key)
+    return err.message
+
+
 def error_message(err: jsonschema.ValidationError) -> str:
     """A schema error in words that never echo a long value back (a refusal stays small)."""
+    if err.validator == "uniqueItems" and isinstance(err.instance, list):
+        return _twice(err)
     if err.validator in _TOO_BIG:
         return f"is too long: at most {err.validator_value} {_TOO_BIG[err.validator]}"
     if err.validator == "additionalProperties" and err.validator_value is False and isinstance(err.instance, dict):
@@ -280,7 +309,7 @@ def error_message(err: jsonschema.ValidationError) -> str:
 def schema_problems(validator: jsonschema.Validator, data, where: str) -> list[str]:
     """Every way data breaks its JSON Schema, as 'where.path: message' lines."""
     out = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    for err in sorted(map(fitting, validator.iter_errors(data)), key=lambda e: list(map(str, e.absolute_path))):
         path = ".".join(str(p) for p in err.absolute_path)
         out.append(f"{where}{'.' + path if path else ''}: {error_message(err)}")
     return out

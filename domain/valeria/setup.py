@@ -12,6 +12,7 @@ import jsonschema
 from .. import kit
 from ..kit import custom_content_problems, load_json, with_defaults
 from ..kit import schema_problems as _schema_problems
+from ..kit.printed import cite
 from ..ruleset import InvalidCreation, Rejected
 from .effects import MOST_WAYS, has_choice, most_ways
 from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
@@ -77,6 +78,31 @@ OPTIONS_SCHEMA = {
                                    "names among those two: ['solo', 'mixed_citizens'] plays both (VP-49)"},
     },
 }
+
+# Where each field of a creation is in the rulebooks: (section, ruling) by field prefix. A
+# creation problem that cites no section yet gets its field's (kit.printed.cite; docs/api.md:
+# 'field: what is wrong [section]'). The content's fields are cited where they are checked.
+# Crimson Seas' setup adds its islands: CS_SECTIONS.
+SECTIONS: dict[str, tuple[str, str]] = {
+    "options.citizen_types": ("BR p.4", ""),
+    "options.monster_areas": ("BR p.4", ""),
+    "options.first_player": ("BR p.5", ""),
+    "options.duke_rounding": ("BR p.8", "VA-B4"),
+    "options.expansions": ("CS Monster Event Cards", "VP-43"),
+    "options.monster_events_preselected": ("CS Monster Event Cards, Setup", "VP-48"),
+    "options.solo_vp_tokens": ("BR p.17", "VP-26"),
+    "options.variant": ("BR p.16-18", ""),
+    "setup": ("BR p.4-5", ""),
+    "setup.domains": ("BR p.4", ""),
+    "setup.dukes": ("BR p.5", ""),
+    "setup.first_player": ("BR p.5", ""),
+    "setup.citizens": ("BR p.18", ""),
+    "setup.dark_lord": ("BR p.16", "VP-19"),
+    "setup.araby": ("CS Game Setup", ""),
+    "setup.nae_aerie": ("CS Game Setup", ""),
+    "setup.amarynth": ("CS Game Setup", ""),
+}
+CS_SECTIONS = {**SECTIONS, "setup": ("BR p.4-5; CS Game Setup", "")}
 
 # What every seat sees on the table of what the table set up (docs/api.md section 7): the
 # Domains and Citizens dealt face up, the first player, and (Crimson Seas) the Goods, Tomes and
@@ -365,7 +391,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
     n = len(players)
     opts, content, problems = _accepted(cs, players, options, content)
     if opts is None:  # the players, the options' form or the content's form is wrong: nothing below can be checked
-        raise InvalidCreation(problems)
+        raise InvalidCreation(cite(problems, _sections(cs)))
     content_sound = not problems  # content kept its schema; if it broke a rule, the stacks cannot be chosen from it
     problems += _option_problems(cs, opts, content, n)
     mixed = "mixed_citizens" in variants(opts)
@@ -381,20 +407,21 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
     late = _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts),
                               chosen_first=opts["first_player"])
     if problems:
-        raise InvalidCreation(problems + late)
+        raise InvalidCreation(cite(problems + late, _sections(cs)))
     center = _center(content, cs, n, types, areas, mixed)
     table = kit.dealing(chance)  # every wrong report of the table at once
     try:
         dealt = _deal(content, opts, n, table, t)
         if mixed:
-            _mixed_tops(center, content, table, t)
+            late += _mixed_tops(center, content, table, t)
         events_only = not cs and MONSTER_EVENTS in opts["expansions"]
         islands = [_islands(content, n, table, t)] if cs else \
             [{"type": "MonsterEventsSetOut", **_events(content["monster_events"], n)}] if events_only else []
     except Rejected as r:  # a wrong report met earlier may be its cause: that one is listed
-        raise InvalidCreation(_with_late(late, table) + ([] if kit.refused_reports(table) else [r.detail])) from None
+        raise InvalidCreation(cite(_with_late(late, table) + ([] if kit.refused_reports(table) else [r.detail]),
+                                   _sections(cs))) from None
     if late or kit.refused_reports(table):
-        raise InvalidCreation(_with_late(late, table))
+        raise InvalidCreation(cite(_with_late(late, table), _sections(cs)))
     return _setup_events(cs, players, opts, content, chance, center, dealt, islands)
 
 
@@ -606,6 +633,10 @@ def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str], so
     return []
 
 
+def _sections(cs: bool) -> dict[str, tuple[str, str]]:
+    return CS_SECTIONS if cs else SECTIONS
+
+
 def _check_table_setup(cs: bool, mixed: bool, chance, table_setup: dict | None, n: int, problems: list,
                        solo: bool = False, chosen_first: int | str = "random") -> list[str]:
     """A table setup only at a table, and there in its form. Adds to problems what stops the deal;
@@ -705,16 +736,31 @@ def _mixed_stacks(content: dict, per_stack: int, types: list[str]) -> tuple[dict
     return citizens, box
 
 
-def _mixed_tops(center: dict, content: dict, chance, t: dict) -> None:
+def _mixed_tops(center: dict, content: dict, chance, t: dict) -> list[str]:
     """[BR p.18] 'then deal 1 Citizen face up on top of the stack': from the server's seed, or as the
-    table says (by type or copy id), in the order of the stacks."""
+    table says (by type or copy id), in the order of the stacks. Returns the table's reports that
+    cannot be: a Citizen not of its stack's Activation number, named with the stack's types (the
+    content's, which every player may read); the deal goes on past it with a stand-in."""
     told = t.get("citizens")
+    wrong = []
     for i, (stack, pile) in enumerate(center["citizens"].items()):
         slot = [int(x) for x in stack.removeprefix(MIXED).split("_")]
         pool = sorted(f"{c['id']}#{k}" for c in content["citizens"] if c["activation"] == slot
                       for k in range(1, c["copies"] + 1))
-        # named by its place in the list, so that a refusal says which stack's Citizen is wrong
-        pile.append(pick_citizen(chance, pool, None if told is None else told[i], f"setup.citizens.{i}"))
+        named = None if told is None else told[i]
+        types = lowest_copies(pool)
+        if chance.mode == "table" and named is not None and named not in pool and named not in types:
+            # named by its place in the list, so that the refusal says which stack's Citizen is wrong
+            kinds = list(map(repr, sorted(types)))
+            holds = f"holds only {kinds[0]}" if len(kinds) == 1 else \
+                f"shuffles together {', '.join(kinds[:-1])} and {kinds[-1]}"
+            wrong.append(f"setup.citizens.{i}: {kit.spelled(named)} cannot be on the Activation "
+                         f"{'/'.join(map(str, slot))} stack, which {holds}: name its type, or a copy id such as "
+                         f"{pool[0]!r} [BR p.18]")
+            pile.append(pool[0])
+            continue
+        pile.append(pick_citizen(chance, pool, named, f"setup.citizens.{i}"))
+    return wrong
 
 
 def _deal(content: dict, opts: dict, n: int, chance, t: dict) -> dict:

@@ -154,6 +154,23 @@ def test_a_schema_refusal_spells_true_false_and_null_as_json_does():
         ['command/position: {"a": true} is not of type \'integer\'']
 
 
+def test_a_schema_refusal_names_the_item_listed_twice_and_the_choice_a_value_fits():
+    """'has non-unique elements' and 'is not valid under any of the given schemas' told a player
+    nothing he could act on (outside review): the item named twice, and the words of the one
+    choice of an anyOf whose type the value has."""
+    from domain.adjudication import schema_problems
+    listed = {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
+    schema = {"type": "object", "properties": {"cards": listed, "variant": {"anyOf": [
+        {"type": "string", "maxLength": 3}, {**listed, "maxItems": 2}]}}}
+    twice = "lists 'a' more than once: each may be listed once"
+    assert schema_problems(schema, {"cards": ["a", "b", "a"]}, "command") == [f"command/cards: {twice}"]
+    assert schema_problems(schema, {"variant": ["a", "a"]}, "command") == [f"command/variant: {twice}"]
+    assert schema_problems(schema, {"variant": ["a", 1]}, "command") == ["command/variant/1: 1 is not of type 'string'"]
+    assert schema_problems(schema, {"variant": "abcd"}, "command") == ["command/variant: is too long: at most 3 characters"]
+    # a value no choice's type fits has nothing closer to say
+    assert schema_problems(schema, {"variant": 7}, "command") == ["command/variant: 7 is not valid under any of the given schemas"]
+
+
 def test_a_table_roll_names_the_item_that_is_not_a_face():
     """A JSON 2.0 is a number the schema takes as an integer, but no die shows it: the refusal
     names that item, not the count (which was right)."""

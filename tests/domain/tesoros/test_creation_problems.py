@@ -172,7 +172,8 @@ def test_each_player_chooses_a_ship_color():
                                    "one color for each of the 2 players"),
                                   ({"ship_colors": ["black", "pink"]}, "options.ship_colors.1",
                                    "'pink' is not a Ship color of this content (brown, white, grey, black)"),
-                                  ({"ship_colors": ["black", "black"]}, "options.ship_colors", "non-unique")):
+                                  ({"ship_colors": ["black", "black"]}, "options.ship_colors",
+                                   "lists 'black' more than once: each may be listed once")):
         with pytest.raises(InvalidCreation) as refused:
             R.setup(["Juan", "Diego"], options, None, ServerChance(SEED, 0), None)
         (problem,) = refused.value.problems

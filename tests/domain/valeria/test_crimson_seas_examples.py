@@ -515,7 +515,8 @@ def test_a_table_refilling_two_slots_is_asked_for_both_at_once():
 @pytest.mark.parametrize("players, options, words", [
     (6, None, "players: Crimson Seas is for 2 to 5 players, not 6 [BR p.4]"),
     (2, {"expansions": ["monster_events", "monster_events"]},
-     "options.expansions: 'monster_events' listed more than once: name each expansion once"),
+     "options.expansions: 'monster_events' listed more than once: name each expansion once "
+     "[CS Monster Event Cards] (VP-43)"),
 ])
 def test_too_many_players_and_an_expansion_named_twice_are_refused_for_what_they_are(players, options, words):
     with pytest.raises(InvalidCreation) as info:

@@ -124,7 +124,10 @@ def test_the_table_reports_the_face_up_citizens_and_only_in_the_variant():
     setup = {"domains": ["granary", "barracks", "chapel", "keep", "foxgrove"],
              "dukes": [["duke_ash", "duke_bran"], ["duke_cora", "duke_dara"]], "first_player": 0}
     cases = [(MIXED, setup, "setup.citizens: 'then deal 1 Citizen face up"),
-             (MIXED, {**setup, "citizens": ["miner"] + TOPS[1:]}, "'miner' cannot have been drawn"),
+             (MIXED, {**setup, "citizens": ["miner"] + TOPS[1:]},
+              "setup.citizens.0: 'miner' cannot be on the Activation 1 stack, which shuffles together 'cleric' and "
+              "'monk': name its type, or a copy id such as 'cleric#1' [BR p.18]"),
+             (MIXED, {**setup, "citizens": ["miner#1"] + TOPS[1:]}, "setup.citizens.0: 'miner#1' cannot be on"),
              (None, {**setup, "citizens": TOPS}, "only the Mixed Citizen Variant deals Citizens face up"),
              ({**MIXED, "citizen_types": TOPS}, {**setup, "citizens": TOPS}, "leave it null [BR p.18] (VP-41)"),
              ({"variant": ["mixed_citizens", "standard"]}, {**setup, "citizens": TOPS}, "'standard' is sent alone")]

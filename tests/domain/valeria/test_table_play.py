@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from domain.chance import TableChance
+from domain.chance import ServerChance, TableChance
 from domain.ruleset import InvalidCreation, Rejected
 from domain.valeria import RULESET as R
 from tests.domain.valeria.table import Table
@@ -61,3 +61,30 @@ def test_a_table_reporting_another_first_player_than_the_options_chose_is_refuse
     for options in ({"first_player": 1}, {"first_player": "random"}, None):
         table = Table(options=options, first=1, keep=False)
         assert next(e for e in table.events if e["type"] == "FirstPlayerChosen")["seat"] == 1
+
+
+@pytest.mark.parametrize("ruleset_id", ["valeria-card-kingdoms", "crimson-seas"])
+def test_every_creation_problem_cites_where_the_rulebook_says_it(ruleset_id):
+    """docs/api.md section 2: each creation problem reads 'field: what is wrong [section]'. An outside
+    review met Valeria's table reports and option forms refused with no section at all."""
+    from domain.registry import all_rulesets
+    ruleset = all_rulesets()[ruleset_id]
+    setup = {"domains": ["granary", "barracks", "chapel", "keep", "nowhere"],
+             "dukes": [["duke_ash", "duke_ash"], ["duke_cora", "duke_dara"]], "first_player": "x"}
+    if ruleset_id == "crimson-seas":
+        with pytest.raises(InvalidCreation) as refused:
+            ruleset.setup(["Anne", "Ben"], None, None, TableChance(), {**setup, "first_player": 0})
+        assert "setup: 'araby' is a required property [BR p.4-5; CS Game Setup]" in refused.value.problems
+        islands = next(e for e in ruleset.setup(["Anne", "Ben"], None, None, ServerChance("ab" * 32, 0), None)
+                       if e["type"] == "IslandsLaidOut")
+        setup |= {k: islands[k] for k in ("araby", "nae_aerie", "amarynth")}
+    asked = [({"first_player": 7}, None, "options.first_player: 7 is not one of [0, 1, 2, 3, 4, 'random'] [BR p.5]"),
+             ({"variant": ["mixed_citizens", "mixed_citizens"]}, None,
+              "options.variant: lists 'mixed_citizens' more than once: each may be listed once [BR p.16-18]"),
+             (None, setup, "setup.first_player: 'x' is not of type 'integer' [BR p.5]"),
+             (None, {**setup, "first_player": 0}, "setup.domains: 'nowhere' cannot have been drawn from there. [BR p.4]")]
+    for options, table, problem in asked:
+        with pytest.raises(InvalidCreation) as refused:
+            ruleset.setup(["Anne", "Ben"], options, None, TableChance(), table)
+        assert problem in refused.value.problems, refused.value.problems
+        assert all(p.endswith("]") or p.endswith(")") for p in refused.value.problems), refused.value.problems
