@@ -63,7 +63,9 @@ COMMAND_SCHEMAS = {
                                                        "description": "Crew carried"}}},
                      "artifact": _(ID, "a step that loses an Artifact: the one from your hand"),
                      "track": {"enum": ["stable", "unstable"], "description": "a cube advanced: its track"}}),
-    "skip_step": _cmd("skip_step", "Forgo the current step of a plan or artifact (never an 'all' part halfway)."),
+    "skip_step": _cmd("skip_step", "Forgo the current step of a plan or artifact (never an 'all' part halfway); "
+                      "halfway through a move of several pieces, stop the moving piece where it stands: "
+                      "the others may still move, and skip_step again forgoes them (CP-4)."),
     "choose_flag": _cmd("choose_flag", "Phase 5: move your Flag marker to a free position (0 = highest).",
                         {"position": {"type": "integer", "minimum": 0, "maximum": 4,
                                       "description": "the Flag position taken, 0 the highest"}}, ["position"]),

@@ -451,9 +451,18 @@ def do_step(d, params: dict) -> None:
 
 
 def skip_step(d) -> None:
+    """The rest of the current step forgone; or, halfway through a move of several pieces, the
+    moving piece stopped where it stands, the others still to move (CP-4: [Phase 3] 'you may
+    choose to forgo parts of it'; 'you may have different movements performed by different
+    pieces'). A second skip_step forgoes those."""
     s = d.s
     f = s.frames[-1]
     n = f["ops"][f["i"]]
+    prog = f.get("progress") or {}
+    if n.get("op") == "move" and prog.get("at") and prog.get("count", 0) + 1 < n.get("n", 1):
+        d.emit("MoveStopped", seat=f["actor"], owner=prog["owner"], kind=prog["kind"], at=prog["at"])
+        f["progress"] = {"count": prog.get("count", 0) + 1, "moved": prog.get("moved") or {}}
+        return
     d.emit("StepForgone", seat=f["actor"], step=n.get("op") or next(k for k in CONTROL if k in n))
     f["i"] += 1
     f["progress"] = None

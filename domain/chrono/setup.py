@@ -15,7 +15,7 @@ from .printed import SECTIONS, printed_problems
 from .state import STAGES, TIMES, initial_state
 
 RULESET_ID = "chrono-corsairs"
-RULESET_VERSION = "1.5.0"
+RULESET_VERSION = "1.6.0"
 COLORS = ["red", "blue", "green", "yellow", "purple"]
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")

@@ -111,6 +111,38 @@ def test_a_multi_step_move_keeps_its_destination_reachable_and_carries_per_step(
     assert t.pieces(0) == {HARBOR: 3, "E4": 1, "CLO": 1, MAT: 6} and t.pieces(0, "officer") == {HARBOR: 1, "CLO": 1}
 
 
+def test_stopping_one_piece_of_a_move_of_several_leaves_the_others_to_move():
+    """CP-4: [Phase 3] 'you may choose to forgo parts of it'; 'you may have different movements
+    performed by different pieces'. Stopping the first Crew of 'move 3 Crew 3 spaces' after one
+    space used to forgo the other two Crew's moves as well (outside review, custom content)."""
+    t = at_loop()
+    t.effect({"op": "move", "piece": "crew", "n": 3, "steps": 3}, optional=True)
+    before = dict(t.pieces(0))
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "crew", "from": HARBOR, "to": "E4"})
+    events = t.do(0, {"type": "skip_step"})
+    assert events[0] == {"type": "MoveStopped", "seat": 0, "owner": 0, "kind": "crew", "at": "E4"}
+    assert "StepForgone" not in types(events)
+    # the next Crew starts from the Harbor; the one stopped on E4 has had its move
+    assert {c["from"] for c in legal(t) if c["type"] == "do_step"} == {HARBOR}
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "crew", "from": HARBOR, "to": "E4"})
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "crew", "from": "E4", "to": "E3"})
+    assert types(t.do(0, {"type": "skip_step"}))[0] == "MoveStopped"
+    # the third Crew forgoes its move: the step is over
+    assert types(t.do(0, {"type": "skip_step"}))[0] == "StepForgone"
+    assert not t.state.frames
+    assert t.pieces(0) == {**before, HARBOR: before[HARBOR] - 2, "E4": 1, "E3": 1}
+
+
+def test_stopping_the_last_piece_of_a_move_ends_the_step():
+    t = at_loop()
+    t.effect({"op": "move", "piece": "crew", "n": 2, "steps": 2}, optional=True)
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "crew", "from": HARBOR, "to": "E4"})
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "crew", "from": "E4", "to": "E3"})
+    t.do(0, {"type": "do_step", "owner": 0, "kind": "crew", "from": HARBOR, "to": "E4"})
+    events = t.do(0, {"type": "skip_step"})
+    assert types(events)[0] == "StepForgone" and "MoveStopped" not in types(events)
+
+
 def test_move_all_is_all_or_nothing():
     t = at_loop()
     t.place(0, "officer", HARBOR, "E4", 2).place(1, "crew", HARBOR, "E4", 3).place(1, "officer", HARBOR, "E4")
