@@ -460,8 +460,13 @@ def purchase(d: Draft, seat: int, command: dict) -> None:
         raise Rejected("NOT_FOR_THIS_PURCHASE", P6, f"A {item} purchase takes no {', '.join(sorted(extra))}.")
     if item == "move_plan":
         a, b = command.get("from"), command.get("to")
-        if a not in TIMES or b not in TIMES or a == b or x.mat[a] is None:
-            raise Rejected("NO_SUCH_MOVE", P6, "Move a Plan card on your Ship mat to a different position.", ruling="CA-24")
+        if a not in TIMES or b not in TIMES or a == b:
+            # [Phase 6] 'move any 1 Plan card on your Ship mat to a different position'
+            raise Rejected("NO_SUCH_MOVE", P6, "Move a Plan card on your Ship mat to a different position "
+                           f"('from' and 'to' two of {', '.join(TIMES)}).")
+        if x.mat[a] is None:
+            raise Rejected("NO_SUCH_MOVE", P6, f"There is no Plan card at {a} on your Ship mat to move: only a Plan card "
+                           "moves, to an empty position or swapped with the one there.", ruling="CA-24")
     elif item == "advance_cube":
         t = command.get("track")
         if t not in ("stable", "unstable"):

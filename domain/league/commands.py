@@ -40,7 +40,7 @@ COMMAND_SCHEMAS = {
                           ["league"]),
     "throw_dice": _cmd("throw_dice", "Dice Challenge: throw every die not kept (the first throw rolls all five).",
                        {"keep": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 4},
-                                 "maxItems": 4, "default": [],
+                                 "maxItems": 5, "default": [],
                                  "description": "the dice kept (banked), by position 0 to 4; every other die is thrown"},
                         "values": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "maxItems": 5,
                                    "description": "table chance only: " + THROWN}}),

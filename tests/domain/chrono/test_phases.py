@@ -283,6 +283,22 @@ def test_outfit_purchases_their_prices_and_doubloons_discarded():
     assert t.state.round == 2 and t.state.storm == 2
 
 
+def test_a_plan_moves_to_a_different_position_and_only_a_plan_moves():
+    """[Phase 6] 'move any 1 Plan card on your Ship mat to a different position' (the same
+    position cited CA-24, a ruling on moving to an empty one: outside review); CA-24: a Plan
+    card may move to an empty position, but an empty position has nothing to move."""
+    t = Table()
+    first_round(t)
+    forgo_all(t)
+    t.do(0, {"type": "choose_flag", "position": 0})
+    t.do(1, {"type": "choose_flag", "position": 1})
+    same = t.rejects(0, {"type": "purchase", "item": "move_plan", "from": "SUNSET", "to": "SUNSET"}, "NO_SUCH_MOVE")
+    assert same.ruling is None and "different position" in same.detail
+    empty = next(p for p, card in t.seat(0).mat.items() if card is None)
+    nothing = t.rejects(0, {"type": "purchase", "item": "move_plan", "from": empty, "to": "SUNSET"}, "NO_SUCH_MOVE")
+    assert nothing.ruling == "CA-24" and f"no Plan card at {empty}" in nothing.detail
+
+
 def test_when_the_storm_is_on_the_last_space_final_scoring_converts_doubloons_and_artifacts():
     t = Table()
     first_round(t)

@@ -352,3 +352,16 @@ def test_a_recruit_report_short_of_coins_asks_for_the_next_item_as_every_table_r
                             "(item 2: seat 0's Homeport Bag: one of nameable.homeport_bag_0).")
     t.rejects(0, {"type": "recruit", "coins": bag[:4]}, "TABLE_OUTCOME_INVALID")
     assert [e["type"] for e in t.do(0, {"type": "recruit", "coins": bag[:3]})].count("CoinsDrawn") == 1
+
+
+def test_keeping_all_five_dice_is_told_to_pick_one_up():
+    """[Dice Challenge] a throw rolls the dice not kept (LP-P4). Keeping all five was refused by
+    the command's schema ('is too long: at most 4 items') before the rule could say what to do
+    (outside review): the schema takes five, and the rule answers."""
+    from domain import adjudication
+    t = Table()
+    t.do(0, {"type": "throw_dice", "values": [1, 2, 3, 4, 4]})
+    keep_all = {"type": "throw_dice", "keep": [0, 1, 2, 3, 4]}
+    adjudication.admit(R, keep_all)
+    refused = t.rejects(0, keep_all, "NOTHING_TO_THROW")
+    assert refused.detail == "Pick up at least one die to throw, or stop throwing."
