@@ -283,11 +283,14 @@ class Parley(Application):
         try:
             self.save(game)
         except IntegrityError:
-            # Another request with this key stored its game first (another node, at once).
-            earlier = self.replayed_creation(retry) if retry is not None else None
-            if earlier is None:
-                raise
-            return earlier
+            if not self._stored_as_recorded(game):
+                # Another request with this key stored its game first (another node, at once).
+                earlier = self.replayed_creation(retry) if retry is not None else None
+                if earlier is None:
+                    raise
+                return earlier
+            # The insert was retried after a lost connection (service/store.py) and its first
+            # attempt had committed: this game is the one this request made, not a replay.
         return NewGame(game, seat_tokens, host_token, spectator_token)
 
     def replayed_creation(self, retry: CreationRetry) -> NewGame | None:

@@ -303,3 +303,29 @@ def test_snapshots_taken_from_the_game_in_hand_equal_those_of_the_game_replayed(
             assert comparable(snapshot.mutate(None)) == comparable(replayed)
     finally:
         parley.close()
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_a_creation_whose_lost_first_attempt_had_committed_answers_201_with_its_game(app, client, monkeypatch, keyed):
+    # As for a command (above): the retried insert meets the creation its first attempt stored.
+    # Without a key that was a 500 while the game existed and was listed; with one, a replay
+    # (Idempotent-Replayed: true) of a creation nobody had been answered (two-node review).
+    parley = app.extensions["parley"]
+    real_save = parley.save
+
+    def committed_then_lost(*aggregates, **kwargs):
+        real_save(*aggregates, **kwargs)
+        raise IntegrityError("duplicate key: the retry met the records the first attempt stored")
+
+    monkeypatch.setattr(parley, "save", committed_then_lost)
+    headers = {"Idempotency-Key": "lost-then-found-0001"} if keyed else {}
+    answer = client.post("/games", json={"ruleset": "hidden-hoard", "players": [{"name": "Kira"}, {"name": "David"}]},
+                         headers=headers)
+    monkeypatch.setattr(parley, "save", real_save)
+    assert answer.status_code == 201, answer.get_json().get("problems")
+    assert "Idempotent-Replayed" not in answer.headers
+    created = answer.get_json()
+    listed = [g["id"] for g in client.get("/games").get_json()["games"]]
+    assert listed.count(created["id"]) == 1
+    view = client.get(f"/games/{created['id']}", headers={"Authorization": f"Bearer {created['host_token']}"})
+    assert view.status_code == 200 and view.get_json()["version"] == created["version"]
