@@ -32,10 +32,13 @@ class Board:
     lines: dict                                 # row index r -> ((lane or None, ((resource, amount), ...)), ...)
                                                 # islands on the line between row r and r + 1
     start: str
+    track_of_row: tuple[int, ...]               # row index -> its Track's slot (0 Start Island, 4 Skull)
 
     def neighbours(self, space: str, direction: str) -> tuple[str, ...]:
-        """Spaces one step away. Two when entering a split section from a single space
-        (the mover picks a side); one when staying in a lane or merging; none at the ends."""
+        """Spaces one step away. Two when entering a split section from a single space, or
+        from another Track (the mover picks a side: [Move Your Ship] 'When entering the spaces
+        on these Tracks either forwards or backwards, you decide which side of the island to
+        move your Ship into'); one when staying in a lane or merging; none at the ends."""
         r = self.row_of[space]
         target = r + 1 if direction == FORWARD else r - 1
         if target < 0 or target >= len(self.rows) or space == SKULL:
@@ -44,8 +47,8 @@ class Board:
         if len(row) == 1:
             return row
         lane = self.lane_of[space]
-        if lane in ("L", "R"):
-            return tuple(s for s in row if self.lane_of[s] == lane)
+        if lane in ("L", "R") and self.track_of_row[target] == self.track_of_row[r]:
+            return tuple(s for s in row if self.lane_of[s] == lane)   # the island between the sides
         return row
 
     def crossing_rewards(self, a: str, b: str) -> list[tuple[str, int]]:
@@ -76,9 +79,11 @@ def compile_board(content: dict, slots: list[dict]) -> Board:
     hazard: dict[str, str] = {}
     merchants: dict[str, tuple] = {}
     lines: dict[int, list] = {}
+    track_of_row: list[int] = []
     start = next(s["id"] for s in content["startIsland"]["spaces"] if s.get("start"))
     for space in content["startIsland"]["spaces"]:
         rows.append((space["id"],))
+        track_of_row.append(0)
         lane_of[space["id"]] = "C"
     for slot_no, slot in enumerate(slots, start=1):
         side = tracks[slot["tile"]]["sides"][slot["side"]]
@@ -96,15 +101,18 @@ def compile_board(content: dict, slots: list[dict]) -> Board:
                         (m["id"], tuple((w["resource"], w["amount"]) for w in m["rewardPerCannon"]))
                         for m in lane["merchants"])
             rows.append(tuple(ids))
+            track_of_row.append(slot_no)
         for line in side["lines"]:
             r = base - 1 if line["below"] == "entry" else base + line["below"]
             lines.setdefault(r, []).append(
                 (line.get("lane"), tuple((w["resource"], w["amount"]) for w in line["rewards"])))
     rows.append((SKULL,))
+    track_of_row.append(len(slots) + 1)
     lane_of[SKULL] = "C"
     row_of = {s: i for i, row in enumerate(rows) for s in row}
     return Board(rows=tuple(rows), row_of=row_of, lane_of=lane_of, hazard=hazard,
-                 merchants=merchants, lines={k: tuple(v) for k, v in lines.items()}, start=start)
+                 merchants=merchants, lines={k: tuple(v) for k, v in lines.items()}, start=start,
+                 track_of_row=tuple(track_of_row))
 
 
 def content_problems(content: dict) -> list[str]:

@@ -65,11 +65,23 @@ class Draft(kit.Draft):
         """Silver from the supply (or Skull Island, or another ship). [Collect Silver Coins]"""
         if amount <= 0:
             return
-        got = amount
-        if source not in ("skull_island", "plunder") and self.limited:
-            got = min(amount, self.s.supply)  # CV-A17: the 35 coins are all there is
-        self.emit("SilverGained", seat=seat, amount=got, requested=amount, source=source, **extra)
-        self.exchange(seat)
+        if source in ("skull_island", "plunder") or not self.limited or amount <= self.s.supply:
+            self.emit("SilverGained", seat=seat, amount=amount, requested=amount, source=source, **extra)
+            self.exchange(seat)
+            return
+        # CV-A17: the 35 coins are all there is, and every 5 collected go back to the supply at
+        # once ('This exchange may interrupt other actions or instructions in the game until it
+        # is resolved'): a gain larger than the supply is taken up to each exchange, the coins
+        # it returns serving the rest, until it is paid, the supply is empty or the game is won.
+        owed = amount
+        while owed > 0 and self.s.supply > 0 and not self.s.finished:
+            p = self.s.players[seat]
+            got = owed if owed <= self.s.supply else min(self.s.supply, SILVER_PER_TREASURE - p.silver)
+            self.emit("SilverGained", seat=seat, amount=got, requested=owed, source=source, **extra)
+            self.exchange(seat)
+            owed -= got
+        if owed == amount:  # the supply was empty: the gain is recorded as nothing taken
+            self.emit("SilverGained", seat=seat, amount=0, requested=amount, source=source, **extra)
 
     def exchange(self, seat: int) -> None:
         """[Collect Silver Coins] "when you've collected 5 Silver you must immediately return

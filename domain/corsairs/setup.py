@@ -12,7 +12,7 @@ from .board import content_problems
 from .printed import PRINTED_CAPTAINS, SECTIONS, printed_problems
 
 RULESET_ID = "corsairs-of-valeria"
-RULESET_VERSION = "1.1.0"
+RULESET_VERSION = "1.2.0"
 
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")

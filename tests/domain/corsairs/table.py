@@ -18,8 +18,8 @@ TRACK = [{"tile": "T1", "side": "A"}, {"tile": "T2", "side": "A"}, {"tile": "T3"
 
 class Table:
     def __init__(self, names=("Kira", "David", "Will"), captains=("REO", "HOOK", "JAGER"), options=None,
-                 track=None):
-        self.events = R.setup(list(names), options, None, TableChance(),
+                 track=None, content=None):
+        self.events = R.setup(list(names), options, content, TableChance(),
                               {"captains": list(captains), "track": track or TRACK})
         self.state = R.initial_state()
         for e in self.events:

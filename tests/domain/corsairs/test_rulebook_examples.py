@@ -121,6 +121,33 @@ def test_kira_attacks_a_merchant_ship_with_three_cannons_and_receives_three_silv
     assert t.player("Kira").silver == 3
 
 
+def test_a_gain_larger_than_the_supply_is_served_by_the_coins_each_exchange_returns():
+    """CV-A17, [Collect Silver Coins] 'when you've collected 5 Silver you must immediately return
+    them to the supply and gain 1 Treasure ... This exchange may interrupt other actions or
+    instructions in the game until it is resolved.' With 2 coins left in the supply, Kira (4
+    Silver) takes 3 from a Merchant: the first coin makes 5, which go back at once, and the
+    supply then pays the other 2. Before 1.2.0 the gain was capped at the 2 coins the supply
+    held before the exchange (outside review: with custom content, a 100-Silver Merchant paid
+    29 and Kira stopped at 5 Treasures)."""
+    t = Table().given("Kira", position="1.1", silver=4)
+    t.state.supply = 2   # the rest on the other ships and on Skull Island
+    t.roll("Kira", ["CANNON", "CANNON", "CANNON", "GROG", "GROG"])
+    events = t.do("Kira", {"type": "attack_merchant", "merchant": "T1A-M1"})
+    assert t.types(events) == ["MerchantAttacked", "SilverGained", "TreasureExchanged", "SilverGained"]
+    assert [(e["amount"], e["requested"]) for e in events if e["type"] == "SilverGained"] == [(1, 3), (2, 2)]
+    assert (t.player("Kira").treasure, t.player("Kira").silver, t.state.supply) == (1, 2, 4)
+
+
+def test_an_empty_supply_pays_nothing_and_nothing_comes_back_to_serve_the_rest():
+    """CV-A17: with no coin in the supply, a gain takes nothing (no 5 can be reached to return)."""
+    t = Table().given("Kira", position="1.1", silver=3)
+    t.state.supply = 1
+    t.roll("Kira", ["CANNON", "CANNON", "CANNON", "GROG", "GROG"])
+    events = t.do("Kira", {"type": "attack_merchant", "merchant": "T1A-M1"})
+    assert [(e["amount"], e["requested"]) for e in events if e["type"] == "SilverGained"] == [(1, 3)]
+    assert (t.player("Kira").treasure, t.player("Kira").silver, t.state.supply) == (0, 4, 0)
+
+
 def test_kira_reaching_skull_island_with_eight_silver_there_gains_two_treasures():
     # [Reaching Skull Island] 8 on the island + 3 on her board: 2 Treasures, 1 Silver left.
     t = Table().given("Kira", position="3.3", silver=3)

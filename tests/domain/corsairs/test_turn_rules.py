@@ -311,3 +311,26 @@ def test_a_creation_with_broken_content_lists_every_problem():
     text = " | ".join(info.value.problems)
     assert "2 to 5 players" in text and "options.merchant_min_cannons" in text
     assert "content.silverTotal" in text and "content.tracks" in text
+
+
+def test_a_ship_entering_another_track_picks_its_side_even_from_a_split_row():
+    """[Move Your Ship] 'These islands prevent you from crossing from one side of the Track to the
+    other. When entering the spaces on these Tracks either forwards or backwards, you decide which
+    side of the island to move your Ship into.' A Track whose top row is split, below one whose
+    first row is split, are two islands on two Tracks: the ship entering the next Track chooses its
+    side (CV-A21; outside review: custom content kept it on its lane, LANE_BLOCKED)."""
+    import copy
+    content = copy.deepcopy(R.default_content)
+    side = next(t for t in content["tracks"] if t["id"] == "T1")["sides"]["A"]
+    side["rows"] = [{"lanes": [{"lane": "C"}]}, {"lanes": [{"lane": "C"}]},
+                    {"lanes": [{"lane": "L"}, {"lane": "R"}]}, {"lanes": [{"lane": "L"}, {"lane": "R"}]}]
+    side["lines"] = [{"below": 0, "rewards": [{"resource": "silver", "amount": 1}]}]
+    track = [{"tile": "T1", "side": "A"}, {"tile": "T2", "side": "B"}, {"tile": "T3", "side": "A"}]
+    t = Table(track=track, content=content).given("Kira", position="1.3L")
+    assert t.state.board.neighbours("1.3L", "forward") == ("2.0L", "2.0R")
+    assert t.state.board.neighbours("2.0R", "backward") == ("1.3L", "1.3R")
+    assert t.state.board.neighbours("1.2L", "forward") == ("1.3L",)   # within a Track, the island holds
+    t.roll("Kira", ["MAP", "SILVER", "SILVER", "GROG", "GROG"])
+    assert {"type": "move_ship", "steps": [{"direction": "forward", "lane": "R"}]} in t.legal("Kira")
+    t.do("Kira", {"type": "move_ship", "steps": [{"direction": "forward", "lane": "R"}]})
+    assert t.player("Kira").position == "2.0R"
