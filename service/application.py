@@ -280,18 +280,24 @@ class Parley(Application):
             game = Game._create(Game.Created, id=game_id, **fields)
         game.begin(ruleset, self.seeds)
         game.record(setup_events, command=None)
+        earlier = self._store_creation(game, retry)
+        return earlier or NewGame(game, seat_tokens, host_token, spectator_token)
+
+    def _store_creation(self, game: Game, retry: CreationRetry | None) -> NewGame | None:
+        """Save a new game; None once it is stored, or the game another request with the same
+        key stored first (another node, at once), answered as its replay."""
         try:
             self.save(game)
         except IntegrityError:
-            if not self._stored_as_recorded(game):
-                # Another request with this key stored its game first (another node, at once).
-                earlier = self.replayed_creation(retry) if retry is not None else None
-                if earlier is None:
-                    raise
-                return earlier
-            # The insert was retried after a lost connection (service/store.py) and its first
-            # attempt had committed: this game is the one this request made, not a replay.
-        return NewGame(game, seat_tokens, host_token, spectator_token)
+            if self._stored_as_recorded(game):
+                # The insert was retried after a lost connection (service/store.py) and its
+                # first attempt had committed: this game is the one this request made.
+                return None
+            earlier = self.replayed_creation(retry) if retry is not None else None
+            if earlier is None:
+                raise
+            return earlier
+        return None
 
     def replayed_creation(self, retry: CreationRetry) -> NewGame | None:
         """The game a creation with this key made (under any of the seed keys), at the version its
