@@ -16,7 +16,7 @@ from .board import board_problems
 from .printed import SECTIONS, printed_problems
 
 RULESET_ID = "tesoros-del-rey-pirata"
-RULESET_VERSION = "1.3.0"
+RULESET_VERSION = "1.4.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
@@ -117,8 +117,14 @@ def content_problems(content: dict) -> list[str]:
     for tid, t in types.items():
         held = sum(1 for m in content["maps"] if m["treasure"] == tid)
         v = t["vpByCount"]
-        if len(v) < held + 1 or v[0] != 0 or any(a > b for a, b in zip(v, v[1:], strict=False)):
-            problems.append(f"treasureTypes[{tid}].vpByCount: from 0, never decreasing, an entry for 0 to {held} held")
+        # [Claim Treasure] 'The more Treasures of the same type you collect, the more Victory Points you will
+        # gain': more for each count that can be held; entries past it are never read
+        reach = v[:held + 1]
+        if (len(v) < held + 1 or v[0] != 0 or any(a >= b for a, b in zip(reach, reach[1:], strict=False))
+                or any(a > b for a, b in zip(v, v[1:], strict=False))):
+            problems.append(f"treasureTypes[{tid}].vpByCount: from 0, more with each Treasure held ('The more Treasures "
+                            f"of the same type you collect, the more Victory Points you will gain'), an entry for 0 to "
+                            f"{held} held")
     return problems
 
 

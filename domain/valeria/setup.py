@@ -19,7 +19,7 @@ from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
 CS_RULESET_ID = "crimson-seas"
-RULESET_VERSION = "1.8.0"
+RULESET_VERSION = "1.9.0"
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
 DEFAULT_CONTENT = load_json(__package__, "reference.json")
@@ -356,6 +356,12 @@ def _printed_island(x: dict) -> list[str]:
         out.append("content.crimson_seas.tomes.counts: '24 Tome Tokens' [CS Components] (VA-12)")
     if len(x["nobles"]) != 16:
         out.append(f"content.crimson_seas.nobles: '16 Noble Cards' [CS Components], not {len(x['nobles'])}")
+    for kind, island in (("goods", "Araby"), ("tomes", "Nae Aerie")):
+        prices = x[kind]["prices"]
+        if any(a <= b for a, b in zip(prices, prices[1:], strict=False)):
+            out.append(f"content.crimson_seas.{kind}.prices: {island}'s tokens 'move ... down to cover up empty "
+                       "slots. (In this way, they become less expensive.)': each slot, top to bottom, costs more "
+                       f"than the one below it, not {prices} [CS Sail] (VA-2)")
     return out
 
 

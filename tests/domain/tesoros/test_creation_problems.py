@@ -210,3 +210,16 @@ def test_a_table_setup_naming_a_wrong_card_says_which():
     assert f"(not one: 'NOT-A-CARD'; named twice: {hands[0][0]!r})" in dealt, dealt
     (mapped,) = [p for p in found if p.startswith("setup.maps")]
     assert f"(not one: 'MAP-nowhere'; named twice: {maps[0]!r})" in mapped, mapped
+
+
+@pytest.mark.parametrize("table", [[0, 0, 0, 0], [0, 3, 3, 3], [0, 3, 6, 6]])
+def test_a_victory_point_table_that_does_not_rise_with_each_treasure_is_refused(table):
+    """[Claim Treasure] 'The more Treasures of the same type you collect, the more Victory Points you
+    will gain.' A flat table (all zero: every game a tie to the sudden-death limit) was accepted
+    (outside review); only a decreasing one was refused. Entries past the Treasures a type has are
+    never read and only need not fall (TA-52)."""
+    found = problems(custom=content(lambda c: c["treasureTypes"][0].update(vpByCount=table)))
+    field = f"content.treasureTypes[{R.default_content['treasureTypes'][0]['id']}].vpByCount: "
+    (named,) = [p for p in found if p.startswith(field)]
+    assert "the more Victory Points you will gain" in named and named.endswith("[Claim Treasure] (TA-52)")
+    assert created(custom=content(lambda c: c["treasureTypes"][0].update(vpByCount=[0, 3, 6, 9, 9])))

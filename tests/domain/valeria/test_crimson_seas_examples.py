@@ -522,3 +522,16 @@ def test_too_many_players_and_an_expansion_named_twice_are_refused_for_what_they
     with pytest.raises(InvalidCreation) as info:
         CS.setup(["A", "B", "C", "D", "E", "F"][:players], options, None, TableChance(), None)
     assert words in info.value.problems, info.value.problems
+
+
+@pytest.mark.parametrize("kind, prices", [("goods", [2, 4, 6]), ("tomes", [7, 5, 5]), ("goods", [4, 4, 4])])
+def test_island_prices_that_do_not_fall_toward_the_bottom_are_refused(kind, prices):
+    """VA-2, [CS Sail] 'move Goods tokens down to cover up empty slots. (In this way, they become
+    less expensive.)': each slot costs more than the one below it. Rising prices were accepted
+    (outside review), and the refresh then made the tokens dearer."""
+    content = copy.deepcopy(CS.default_content)
+    content["crimson_seas"][kind]["prices"] = prices
+    with pytest.raises(InvalidCreation) as refused:
+        CS.setup(["A", "B"], None, content, TableChance(), None)
+    (problem,) = [p for p in refused.value.problems if p.startswith(f"content.crimson_seas.{kind}.prices: ")]
+    assert "less expensive" in problem and f"not {prices}" in problem and problem.endswith("[CS Sail] (VA-2)")
