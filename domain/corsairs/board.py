@@ -157,7 +157,8 @@ def content_problems(content: dict) -> list[str]:
     if unknown:
         problems.append(f"captains: no rules are known for enabled captains {unknown}; disable them")
     if len(enabled) < 5:
-        problems.append("captains: at least 5 captains must be enabled, one for each possible player")
+        problems.append("captains: at least 5 captains must be enabled: a content serves games of up to 5 players, "
+                        "and 'Randomly give each player a Captain card' [Game Setup]")
     return problems
 
 

@@ -114,3 +114,13 @@ def test_the_11th_captain_is_never_dealt_at_a_table_and_the_table_setup_says_so(
     assert found.startswith(f"setup.captains: one distinct captain for each of the 2 seats, from {', '.join(enabled)}")
     described = R.table_setup_schema["properties"]["captains"]["description"]
     assert "'enabled'" in described and "CAPTAIN_11" in described and "CV-A3" in described
+
+
+def test_content_with_fewer_than_five_captains_enabled_says_why_five_are_needed():
+    """A content serves every game of 2 to 5 players; the refusal cited [Captain Cards] (CV-A3,
+    the 11th captain) and read as if a 2-player game needed 5 (outside review)."""
+    def four_enabled(c):
+        for captain in c["captains"][4:]:
+            captain["enabled"] = False
+    (problem,) = [p for p in problems(custom=content(four_enabled)) if p.startswith("content.captains: at least 5")]
+    assert problem.endswith("'Randomly give each player a Captain card' [Game Setup]"), problem
