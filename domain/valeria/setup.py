@@ -15,6 +15,7 @@ from ..kit import schema_problems as _schema_problems
 from ..kit.printed import cite
 from ..ruleset import InvalidCreation, Rejected
 from .effects import MOST_WAYS, has_choice, most_ways
+from .printed import printed_card_problems
 from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
@@ -170,6 +171,7 @@ def content_problems(content: dict, cs: bool = False) -> list[str]:
     dup = [i for i, n in Counter(ids).items() if n > 1]
     if dup:
         problems.append(f"content: every card id must be unique; repeated: {', '.join(sorted(map(str, dup)))}")
+    problems += printed_card_problems(content)
     problems += _center_problems(content, cs)
     problems += _misplaced_actions(content, cs)
     problems += _ongoing_problems(content, cs)

@@ -359,7 +359,9 @@ def test_custom_content_whose_power_could_offer_too_many_ways_is_refused_at_crea
     (problem,) = [p for p in refused.value.problems if "ways" in p]
     assert problem.startswith("content: its powers could offer") and "waiting at once with 2 players" in problem
     content["citizens"][thief]["on_turn"] = greedy                           # 1 x 3 x 22 = 66
-    assert R.setup(names[:2], None, content, ServerChance("ab" * 16, 0), None)
+    with pytest.raises(InvalidCreation) as refused:   # a Thief the rulebook does not print (VA-36), and only that
+        R.setup(names[:2], None, content, ServerChance("ab" * 16, 0), None)
+    assert [p.split(":")[0] for p in refused.value.problems] == ["content.citizens[thief]"]
     for n in range(1, 6):   # the reference content, at every player count
         assert R.setup(names[:n], {"variant": "solo"} if n == 1 else None, None, ServerChance("ab" * 16, 0), None)
 
