@@ -218,8 +218,11 @@ def die_source(s: TesorosState, seat: int, die, purpose: str, not_card: str | No
             return "free5"
         if purpose == "attack" and s.combat_kind == "cannons" and equipped_is(s, seat, "cannons_pistols"):
             return "free5"
-        detail = ("A die value of 5 without a card needs Compass & Sextant equipped (movement) or Cannons & "
-                  "Pistols equipped (Fire Cannons, never when defending).")
+        if purpose == "attack" and s.combat_kind != "cannons":
+            detail = "A Duel is never fought with a free 5: its die value comes from a card."
+        else:
+            detail = ("A die value of 5 without a card needs Compass & Sextant equipped (movement) or Cannons & "
+                      "Pistols equipped (Fire Cannons, never when defending).")
         raise Rejected("NO_FREE_FIVE", EQUIPMENT, detail)
     if die == "deck":
         if not deck_can_give(s):

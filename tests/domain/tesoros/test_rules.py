@@ -135,7 +135,8 @@ def test_a_free_5_needs_compass_and_sextant_to_move_and_cannons_and_pistols_only
     t = Table(names=("A", "B")).to_phase("move")
     t.rejects("A", {"type": "assign_move_die", "die": "free5"}, "NO_FREE_FIVE")
     t = Table(names=("A", "B")).equip_now(0, "CP-2").to_phase("action1")
-    t.rejects("A", {"type": "challenge_duel", "target": 1, "die": "free5"}, "NO_FREE_FIVE")
+    duel = t.rejects("A", {"type": "challenge_duel", "target": 1, "die": "free5"}, "NO_FREE_FIVE")
+    assert duel.detail == "A Duel is never fought with a free 5: its die value comes from a card."   # review
     t.equip_now(1, "CP-3")
     (_, die, _) = t.do("A", {"type": "fire_cannons", "target": 1, "die": "free5"})
     assert die["value"] == 5 and t.p(0).equipped == "CP-2"  # the benefit is not lost
