@@ -395,7 +395,7 @@ def _first_player(opts: dict, n: int, content: dict, deck: list, chance, t: dict
                            + (", with each Event card revealed among them in its place" if shuffled_in else ""))
         got = chance.pick(pool, wanted, told, "setup.draw_off")
         if len(got) < wanted:
-            return contenders[0], steps, None  # the deck ran dry: the first contender starts
+            return contenders[0], steps, None  # the deck ran dry: the first contender starts (TP-11)
         for c in got:
             _blind_check(c, sum("event" in x for x in steps), blind, effects)
             pool.remove(c)
