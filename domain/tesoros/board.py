@@ -84,6 +84,21 @@ def compile_board(b: dict) -> Board:
                  islands=frozenset(i["id"] for i in b["islands"]))
 
 
+def _in_one_piece(cells: list) -> bool:
+    """The cells form one group, each reached from another through a shared side."""
+    left = {tuple(c) for c in cells}
+    if not left:
+        return True
+    todo = [left.pop()]
+    while todo:
+        x, y = todo.pop()
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n in left:
+                left.remove(n)
+                todo.append(n)
+    return not left
+
+
 def board_problems(b: dict) -> list[str]:
     problems = []
     ids = [i["id"] for i in b["islands"]]
@@ -99,6 +114,9 @@ def board_problems(b: dict) -> list[str]:
             if tuple(c) in seen:
                 problems.append(f"board.islands[{i['id']}]: cell {c} is also {seen[tuple(c)]}")
             seen[tuple(c)] = i["id"]
+        if not _in_one_piece(i["cells"]):
+            problems.append(f"board.islands[{i['id']}]: its cells must touch, side by side, as one island: an island "
+                            "in two pieces would be entered, reached and fired from in either (TA-24)")
     for i in b["islands"]:
         for a in i["arrows"]:
             if not inside(a) or tuple(a) in seen:

@@ -223,3 +223,14 @@ def test_a_victory_point_table_that_does_not_rise_with_each_treasure_is_refused(
     (named,) = [p for p in found if p.startswith(field)]
     assert "the more Victory Points you will gain" in named and named.endswith("[Claim Treasure] (TA-52)")
     assert created(custom=content(lambda c: c["treasureTypes"][0].update(vpByCount=[0, 3, 6, 9, 9])))
+
+
+def test_an_island_in_two_pieces_is_refused():
+    """TA-24: an island is one space, so its cells touch side by side; one cell apart from the
+    rest was accepted, and the island was entered and fired from in either piece (outside review)."""
+    found = problems(custom=content(lambda c: c["board"]["islands"][0]["cells"].append([12, 0])))
+    island = R.default_content["board"]["islands"][0]["id"]
+    (named,) = [p for p in found if p.startswith(f"content.board.islands[{island}]: ")]
+    assert "must touch, side by side, as one island" in named and "(TA-24)" in named
+    assert created(custom=content(lambda c: c["board"]["islands"][0]["cells"].append(
+        [c["board"]["islands"][0]["cells"][0][0] - 1, c["board"]["islands"][0]["cells"][0][1]])))
