@@ -466,7 +466,7 @@ def purchase(d: Draft, seat: int, command: dict) -> None:
                            f"('from' and 'to' two of {', '.join(TIMES)}).")
         if x.mat[a] is None:
             raise Rejected("NO_SUCH_MOVE", P6, f"There is no Plan card at {a} on your Ship mat to move: only a Plan card "
-                           "moves, to an empty position or swapped with the one there.", ruling="CA-24")
+                           "moves, to an empty position (CA-24) or swapped with the one there.")
     elif item == "advance_cube":
         t = command.get("track")
         if t not in ("stable", "unstable"):

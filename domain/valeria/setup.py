@@ -759,16 +759,28 @@ def _mixed_tops(center: dict, content: dict, chance, t: dict) -> list[str]:
         types = lowest_copies(pool)
         if chance.mode == "table" and named is not None and named not in pool and named not in types:
             # named by its place in the list, so that the refusal says which stack's Citizen is wrong
-            kinds = list(map(repr, sorted(types)))
-            holds = f"holds only {kinds[0]}" if len(kinds) == 1 else \
-                f"shuffles together {', '.join(kinds[:-1])} and {kinds[-1]}"
-            wrong.append(f"setup.citizens.{i}: {kit.spelled(named)} cannot be on the Activation "
-                         f"{'/'.join(map(str, slot))} stack, which {holds}: name its type, or a copy id such as "
-                         f"{pool[0]!r} [BR p.18]")
+            wrong.append(_not_on_the_stack(f"setup.citizens.{i}", named, slot, pool, sorted(types)))
             pile.append(pool[0])
             continue
         pile.append(pick_citizen(chance, pool, named, f"setup.citizens.{i}"))
     return wrong
+
+
+def _not_on_the_stack(field: str, named, slot: list[int], pool: list[str], types: list[str]) -> str:
+    """A Mixed Citizen top the stack cannot hold, in words saying what it may hold: a copy that
+    does not exist, a type spelled otherwise than its id, or another number's Citizen."""
+    where = f"the Activation {'/'.join(map(str, slot))} stack"
+    kind = named.split("#")[0] if isinstance(named, str) else None
+    if kind in types:
+        copies = sorted(int(c.split("#")[1]) for c in pool if c.split("#")[0] == kind)
+        return (f"{field}: there is no {kit.spelled(named)}: the {kind} copies of {where} are {kind}#1 to "
+                f"{kind}#{copies[-1]}; or name the type, {kind!r} [BR p.18]")
+    if isinstance(kind, str) and kind.lower() in types:
+        return f"{field}: name the Citizen by its id, {kind.lower()!r}, not {kit.spelled(named)} [BR p.18]"
+    kinds = list(map(repr, types))
+    holds = f"holds only {kinds[0]}" if len(kinds) == 1 else f"shuffles together {', '.join(kinds[:-1])} and {kinds[-1]}"
+    return f"{field}: {kit.spelled(named)} cannot be on {where}, which {holds}: name its type, or a copy id such as " \
+           f"{pool[0]!r} [BR p.18]"
 
 
 def _deal(content: dict, opts: dict, n: int, chance, t: dict) -> dict:

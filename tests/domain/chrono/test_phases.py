@@ -285,8 +285,8 @@ def test_outfit_purchases_their_prices_and_doubloons_discarded():
 
 def test_a_plan_moves_to_a_different_position_and_only_a_plan_moves():
     """[Phase 6] 'move any 1 Plan card on your Ship mat to a different position' (the same
-    position cited CA-24, a ruling on moving to an empty one: outside review); CA-24: a Plan
-    card may move to an empty position, but an empty position has nothing to move."""
+    position cited CA-24, a ruling on moving to an empty one: outside review); an empty position
+    has nothing to move (CA-24 is named for where a Plan card may go, not cited)."""
     t = Table()
     first_round(t)
     forgo_all(t)
@@ -296,7 +296,7 @@ def test_a_plan_moves_to_a_different_position_and_only_a_plan_moves():
     assert same.ruling is None and "different position" in same.detail
     empty = next(p for p, card in t.seat(0).mat.items() if card is None)
     nothing = t.rejects(0, {"type": "purchase", "item": "move_plan", "from": empty, "to": "SUNSET"}, "NO_SUCH_MOVE")
-    assert nothing.ruling == "CA-24" and f"no Plan card at {empty}" in nothing.detail
+    assert nothing.ruling is None and f"no Plan card at {empty}" in nothing.detail
 
 
 def test_when_the_storm_is_on_the_last_space_final_scoring_converts_doubloons_and_artifacts():

@@ -1,4 +1,6 @@
 """Every worked example in the Corsairs of Valeria rulebook, in table-chance mode."""
+import pytest
+
 from tests.domain.corsairs.table import Table
 
 
@@ -138,14 +140,17 @@ def test_a_gain_larger_than_the_supply_is_served_by_the_coins_each_exchange_retu
     assert (t.player("Kira").treasure, t.player("Kira").silver, t.state.supply) == (1, 2, 4)
 
 
-def test_an_empty_supply_pays_nothing_and_nothing_comes_back_to_serve_the_rest():
-    """CV-A17: with no coin in the supply, a gain takes nothing (no 5 can be reached to return)."""
-    t = Table().given("Kira", position="1.1", silver=3)
-    t.state.supply = 1
+@pytest.mark.parametrize("supply, silver, paid", [(1, 3, [(1, 3)]), (0, 3, [(0, 3)])])
+def test_a_gain_stops_where_the_supply_runs_dry_short_of_an_exchange(supply, silver, paid):
+    """CV-A17: the last coin of the supply taken short of 5 returns nothing to serve the rest, and
+    an empty supply pays nothing (one SilverGained of 0, as before 1.2.0). Guards the new loop's
+    ends; the old cap gave the same answers."""
+    t = Table().given("Kira", position="1.1", silver=silver)
+    t.state.supply = supply
     t.roll("Kira", ["CANNON", "CANNON", "CANNON", "GROG", "GROG"])
     events = t.do("Kira", {"type": "attack_merchant", "merchant": "T1A-M1"})
-    assert [(e["amount"], e["requested"]) for e in events if e["type"] == "SilverGained"] == [(1, 3)]
-    assert (t.player("Kira").treasure, t.player("Kira").silver, t.state.supply) == (0, 4, 0)
+    assert [(e["amount"], e["requested"]) for e in events if e["type"] == "SilverGained"] == paid
+    assert (t.player("Kira").treasure, t.player("Kira").silver, t.state.supply) == (0, silver + supply, 0)
 
 
 def test_kira_reaching_skull_island_with_eight_silver_there_gains_two_treasures():

@@ -361,7 +361,7 @@ def test_custom_content_whose_power_could_offer_too_many_ways_is_refused_at_crea
     content["citizens"][thief]["on_turn"] = greedy                           # 1 x 3 x 22 = 66
     with pytest.raises(InvalidCreation) as refused:   # a Thief the rulebook does not print (VA-36), and only that
         R.setup(names[:2], None, content, ServerChance("ab" * 16, 0), None)
-    assert [p.split(":")[0] for p in refused.value.problems] == ["content.citizens[thief]"]
+    assert [p.split(":")[0] for p in refused.value.problems] == [f"content.citizens[{thief}]"]
     for n in range(1, 6):   # the reference content, at every player count
         assert R.setup(names[:n], {"variant": "solo"} if n == 1 else None, None, ServerChance("ab" * 16, 0), None)
 

@@ -122,11 +122,13 @@ def test_the_last_domain_of_a_stack_gives_its_reward_before_the_event_is_turned_
 # -- an action a reward grants is part of the action that granted it [BR p.15] ----------------
 
 def granting(grant: str) -> dict:
-    """The reference content with every Domain free and without roles, and the Granary's reward
-    an additional action of the kind `grant`."""
+    """The reference content with every Domain free and without roles (but Palace of the Dawn, whose
+    cost and roles the rulebook prints: VA-36), and the Granary's reward an additional action of
+    the kind `grant`."""
     content = copy.deepcopy(R.default_content)
     for domain in content["domains"]:
-        domain["cost"], domain["roles"] = 1, {}
+        if domain["name"] != "Palace of the Dawn":
+            domain["cost"], domain["roles"] = 1, {}
         if domain["id"] == "granary":
             domain["immediate"] = {"may": {"action": grant}}
     return content

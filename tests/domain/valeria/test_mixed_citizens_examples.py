@@ -128,6 +128,10 @@ def test_the_table_reports_the_face_up_citizens_and_only_in_the_variant():
               "setup.citizens.0: 'miner' cannot be on the Activation 1 stack, which shuffles together 'cleric' and "
               "'monk': name its type, or a copy id such as 'cleric#1' [BR p.18]"),
              (MIXED, {**setup, "citizens": ["miner#1"] + TOPS[1:]}, "setup.citizens.0: 'miner#1' cannot be on"),
+             (MIXED, {**setup, "citizens": ["cleric#9"] + TOPS[1:]},
+              "setup.citizens.0: there is no 'cleric#9': the cleric copies of the Activation 1 stack are cleric#1 to "
+              "cleric#6"),
+             (MIXED, {**setup, "citizens": ["Cleric"] + TOPS[1:]}, "name the Citizen by its id, 'cleric', not 'Cleric'"),
              (None, {**setup, "citizens": TOPS}, "only the Mixed Citizen Variant deals Citizens face up"),
              ({**MIXED, "citizen_types": TOPS}, {**setup, "citizens": TOPS}, "leave it null [BR p.18] (VP-41)"),
              ({"variant": ["mixed_citizens", "standard"]}, {**setup, "citizens": TOPS}, "'standard' is sent alone")]
