@@ -228,18 +228,21 @@ def test_records_keep_the_topics_they_had_before_the_aggregate_moved_to_service_
     app.extensions["parley"].close()
 
 
+def committed_then_lost(real_save):
+    """A save that stores, then fails as a retried insert meeting its own first attempt does."""
+    def save(*aggregates, **kwargs):
+        real_save(*aggregates, **kwargs)
+        raise IntegrityError("duplicate key: the retry met the records the first attempt stored")
+    return save
+
+
 def test_a_save_whose_lost_first_attempt_had_committed_answers_success_not_a_conflict(app, client, monkeypatch):
     # service/store.py retries an insert after a broken connection; if the first attempt had
     # committed, the retry meets its own records (IntegrityError). That is our command, stored.
     game = create(client)
     parley = app.extensions["parley"]
     real_save = parley.save
-
-    def committed_then_lost(*aggregates, **kwargs):
-        real_save(*aggregates, **kwargs)
-        raise IntegrityError("duplicate key: the retry met the records the first attempt stored")
-
-    monkeypatch.setattr(parley, "save", committed_then_lost)
+    monkeypatch.setattr(parley, "save", committed_then_lost(real_save))
     answer = game.send({"type": "draw"}, game.seat(0))
     monkeypatch.setattr(parley, "save", real_save)
     assert answer.status_code == 200, answer.get_json()
@@ -312,12 +315,7 @@ def test_a_creation_whose_lost_first_attempt_had_committed_answers_201_with_its_
     # (Idempotent-Replayed: true) of a creation nobody had been answered (two-node review).
     parley = app.extensions["parley"]
     real_save = parley.save
-
-    def committed_then_lost(*aggregates, **kwargs):
-        real_save(*aggregates, **kwargs)
-        raise IntegrityError("duplicate key: the retry met the records the first attempt stored")
-
-    monkeypatch.setattr(parley, "save", committed_then_lost)
+    monkeypatch.setattr(parley, "save", committed_then_lost(real_save))
     headers = {"Idempotency-Key": "lost-then-found-0001"} if keyed else {}
     answer = client.post("/games", json={"ruleset": "hidden-hoard", "players": [{"name": "Kira"}, {"name": "David"}]},
                          headers=headers)
