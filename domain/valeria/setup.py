@@ -776,7 +776,7 @@ def _not_on_the_stack(field: str, named, slot: list[int], pool: list[str], types
         return (f"{field}: there is no {kit.spelled(named)}: the {kind} copies of {where} are {kind}#1 to "
                 f"{kind}#{copies[-1]}; or name the type, {kind!r} [BR p.18]")
     if isinstance(kind, str) and kind.lower() in types:
-        return f"{field}: name the Citizen by its id, {kind.lower()!r}, not {kit.spelled(named)} [BR p.18]"
+        return f"{field}: name the Citizen by its id, {named.lower()!r}, not {kit.spelled(named)} [BR p.18]"
     kinds = list(map(repr, types))
     holds = f"holds only {kinds[0]}" if len(kinds) == 1 else f"shuffles together {', '.join(kinds[:-1])} and {kinds[-1]}"
     return f"{field}: {kit.spelled(named)} cannot be on {where}, which {holds}: name its type, or a copy id such as " \

@@ -132,6 +132,7 @@ def test_the_table_reports_the_face_up_citizens_and_only_in_the_variant():
               "setup.citizens.0: there is no 'cleric#9': the cleric copies of the Activation 1 stack are cleric#1 to "
               "cleric#6"),
              (MIXED, {**setup, "citizens": ["Cleric"] + TOPS[1:]}, "name the Citizen by its id, 'cleric', not 'Cleric'"),
+             (MIXED, {**setup, "citizens": ["Cleric#2"] + TOPS[1:]}, "by its id, 'cleric#2', not 'Cleric#2'"),
              (None, {**setup, "citizens": TOPS}, "only the Mixed Citizen Variant deals Citizens face up"),
              ({**MIXED, "citizen_types": TOPS}, {**setup, "citizens": TOPS}, "leave it null [BR p.18] (VP-41)"),
              ({"variant": ["mixed_citizens", "standard"]}, {**setup, "citizens": TOPS}, "'standard' is sent alone")]

@@ -63,16 +63,72 @@ def test_a_printed_card_given_other_numbers_or_powers_is_refused_naming_the_page
     assert words in problem and problem.endswith(f"{section} (VA-36)"), problem
 
 
-def test_only_one_citizen_type_takes_from_players_whatever_it_is_called():
-    """[BR p.7] 'The only Citizen that takes from another player is the Thief.' A second taker is
-    refused; the Thief under another name (a translated edition's) is the table's own card."""
-    content = copy.deepcopy(R.default_content)
-    card(content, "citizens", "merchant")["on_turn"] = {"take_from": {"resources": ["gold"], "max": 1}}
-    (problem,) = [p for p in refused(R, content) if p.startswith("content.citizens: ")]
-    assert "The only Citizen that takes from another player is the Thief." in problem and "Merchant" in problem
+def test_other_citizens_may_take_from_players_and_a_renamed_thief_is_the_tables_own():
+    """[BR p.7] 'The only Citizen that takes from another player is the Thief' speaks of the base
+    game's cards: Crimson Seas prints the Vitki, which takes Magic, and expansion cards 'can be
+    freely integrated' (a review refused the Vitki beside the Thief). A card's take is not checked
+    unless its name is a printed card's."""
+    content = copy.deepcopy(CS.default_content)
+    card(content, "citizens", "merchant").update(name="Vitki", on_turn={"take_from": {"resources": ["magic"], "max": 1}})
+    assert CS.setup(["Anne", "Ben"], None, content, ServerChance(SEED, 0), None)
     content = copy.deepcopy(R.default_content)
     card(content, "citizens", "thief")["name"] = "Ladrón"
     assert R.setup(["Anne", "Ben"], None, content, ServerChance(SEED, 0), None)
+
+
+MORE_OR_OTHER = [   # spellings that do more than, or other than, what is printed (a review's cases)
+    ("citizens", "thief", lambda c: c.update(on_turn={"all": [{"take_from": {"resources": ["gold"], "max": 3}},
+                                                              {"take_from": {"resources": ["magic"], "max": 3}}]})),
+    ("citizens", "thief", lambda c: c.update(off_turn={"take_from": {"resources": ["strength"], "max": 6}})),
+    ("citizens", "thief", lambda c: c.update(activation=[8])),
+    ("citizens", "peasant", lambda c: c.update(off_turn={"choose": [{"gain": {"gold": 1}}, {"gain": {"magic": 4}}]})),
+    ("citizens", "monk", lambda c: c.update(off_turn={"choose": [c["off_turn"], {"gain": {"vp": 5}}]})),
+    ("citizens", "miner", lambda c: c.update(activation=[10])),
+    ("monsters", "wraith", lambda c: c.update(reward={"all": [c["reward"], c["reward"]]})),
+    ("monsters", "bane_spider", lambda c: c.update(reward={"all": [{"gain": {"gold": 3}},
+                                                                   {"take_card": {"kind": "citizen", "name": "Knight"}}]})),
+    ("monsters", "treant", lambda c: c.update(strength=4)),
+    ("monsters", "gelatinous_cube", lambda c: c.update(magic=2)),
+    ("domains", "palace_of_the_dawn", lambda c: c["ongoing"][0].update(when="always")),
+]
+
+
+@pytest.mark.parametrize("kind, card_id, change", MORE_OR_OTHER, ids=[f"{c[1]}-{i}" for i, c in enumerate(MORE_OR_OTHER)])
+def test_a_printed_power_that_does_more_or_other_is_refused(kind, card_id, change):
+    content = copy.deepcopy(R.default_content)
+    change(card(content, kind, card_id))
+    assert [p for p in refused(R, content) if p.startswith(f"content.{kind}[{index(content, kind, card_id)}]: ")
+            and p.endswith("(VA-36)")]
+
+
+SAME_THING = [   # the printed card, written otherwise
+    ("domains", "palace_of_the_dawn", lambda c: c["roles"].update(holy=0, shadow=0)),
+    ("domains", "foxgrove", lambda c: c["ongoing"][0]["change_die"]["pay"].update(magic=0)),
+    ("monsters", "bane_spider", lambda c: c["reward"]["choose"].reverse()),
+    ("monsters", "wraith", lambda c: c.update(reward={"may": c["reward"]})),
+    ("citizens", "peasant", lambda c: c.update(roles=["worker"], off_turn={"all": [{"gain": {"gold": 1, "magic": 0}}]})),
+]
+
+
+@pytest.mark.parametrize("kind, card_id, change", SAME_THING, ids=[f"{c[1]}-{i}" for i, c in enumerate(SAME_THING)])
+def test_the_printed_card_written_otherwise_is_accepted(kind, card_id, change):
+    content = copy.deepcopy(R.default_content)
+    change(card(content, kind, card_id))
+    assert R.setup(["Anne", "Ben"], None, content, ServerChance(SEED, 0), None)
+
+
+def test_the_bane_spiders_knight_may_be_spelled_in_any_case():
+    content = copy.deepcopy(R.default_content)
+    card(content, "monsters", "bane_spider")["reward"]["choose"][1]["take_card"]["name"] = "KNIGHT"
+    assert not [p for p in _problems(content) if "VA-36" in p]
+
+
+def _problems(content):
+    try:
+        R.setup(["Anne", "Ben"], None, content, ServerChance(SEED, 0), None)
+    except InvalidCreation as e:
+        return e.problems
+    return []
 
 
 @pytest.mark.parametrize("on_turn", [
