@@ -66,6 +66,20 @@ def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int):
                     yield m, {k: v for k, v in ((main, a), ("magic", b)) if v}
 
 
+def _once(resolutions: list) -> list:
+    """The choices of a power's resolutions, each outcome once (docs/api.md section 4: each move is
+    listed once, in one spelling): the Thief's pick without an amount takes the most, so the same
+    pick with that amount is not listed again, though it is accepted (VP-8)."""
+    seen: set[str] = set()
+    out = []
+    for choice, ops in resolutions:
+        key = json.dumps(ops, sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            out.append(choice)
+    return out
+
+
 def _body(base: dict, m: int, tomes: dict) -> dict:
     out = dict(base)
     if m or "magic" not in out:
@@ -97,12 +111,12 @@ def legal_commands(s: ValeriaState, seat: int) -> list[dict]:
         out = []
         for i in items:
             out += [{"type": "harvest", "item": i["id"], "choice": c}
-                    for c, _ in options(s, seat, i["effect"], self_card=i["source"])]
+                    for c in _once(options(s, seat, i["effect"], self_card=i["source"]))]
         return out
     if "resolve" in open_now:
         # [BR p.15] of several rewards at once, any may go first (VP-4)
         return [{"type": "resolve", "choice": c, **({"reward": k} if k else {})} for k, p in enumerate(s.pending)
-                for c, _ in options(s, seat, p["effect"], take_ok(s), p["source"])]
+                for c in _once(options(s, seat, p["effect"], take_ok(s), p["source"]))]
     out = []
     monsters = list(s.monsters) + sorted(st for st in s.event_at if st not in s.monsters)
     for action, stacks in (("slay", monsters), ("recruit", s.citizens), ("build", s.domains)):

@@ -689,12 +689,23 @@ def blocked(s: ValeriaState, stack: str) -> bool:
 
 def roles_met(s: ValeriaState, seat: int, domain: str) -> bool:
     """[BR p.10, p.14] the Citizens' Role icons must match the Domain's, as many as shown."""
+    return not roles_missing(s, seat, domain)
+
+
+def roles_missing(s: ValeriaState, seat: int, domain: str) -> dict[str, int]:
+    """The Role icons the seat lacks for the Domain, by role: how many more each needs."""
     have = {r: 0 for r in ROLES}
     me = s.seats[seat]
     for c in [c for c in me.citizens if c not in me.flipped] + me.nobles:  # [CS Build a Domain] Nobles too
         for r in s.card(c).get("roles", []):
             have[r] += 1
-    return all(have[r] >= n for r, n in s.card(domain)["roles"].items())
+    return {r: n - have.get(r, 0) for r, n in s.card(domain)["roles"].items() if have.get(r, 0) < n}
+
+
+def _icons(roles: dict[str, int]) -> str:
+    """'1 Worker and 2 Soldier' icons, as the rulebook counts them [BR p.10]."""
+    parts = [f"{n} {r.capitalize()}" for r, n in roles.items() if n]
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts) or "no"
 
 
 def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kind: str) -> None:
@@ -710,7 +721,9 @@ def _take_action(d: Draft, seat: int, cmd: dict, action: str, rule: Section, kin
     if top is None:
         raise Rejected("STACK_EXHAUSTED", rule, "That stack is exhausted: no card is left on it to take.")
     if action == "build" and not roles_met(s, seat, top):
-        raise Rejected("ROLES_NOT_MET", rule, "Your Citizens' Role icons do not match the Domain's.")
+        shown = s.card(top)["roles"]
+        raise Rejected("ROLES_NOT_MET", rule, f"Your Citizens' Role icons do not match the Domain's: it shows "
+                       f"{_icons(shown)} Citizen Role icons, and you are short of {_icons(roles_missing(s, seat, top))}.")
     if action == "recruit" and blocked(s, stack):
         raise Rejected("BLOCKADE", BLOCKADE, "The Pirate Blockade: no Citizen whose number was rolled may be gained.",
                        ruling="VA-32")

@@ -3,6 +3,8 @@ rules one by one, as given / when / then at a table. Card values are the example
 reference content differs (it is invented)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from domain.adjudication import admit
@@ -87,6 +89,15 @@ def test_the_thief_may_take_less_than_3_if_you_wish():
         assert refused.ruling == "VP-9"
     listed = [c["choice"] for c in R.legal_commands(t.state, 0) if c.get("item") == thief["id"]]
     assert [{"seat": 1, "resource": "gold", "amount": 1}] in listed and [{"seat": 1, "resource": "gold"}] in listed
+    # each move once (docs/api.md section 4): the pick without an amount is the most, so the most
+    # is not listed again with its amount (outside review) ...
+    assert [{"seat": 1, "resource": "gold", "amount": 3}] not in listed
+    assert [{"seat": 1, "resource": "magic", "amount": 2}] not in listed and [{"seat": 1, "resource": "magic"}] in listed
+    # Gold: the most, or 0 to 2; Magic: the most, or 0 to 1
+    assert len(listed) == len({json.dumps(c) for c in listed}) == (1 + 3) + (1 + 2)
+    # ... though sending it is accepted, as before
+    R.decide(t.state, 0, {"type": "harvest", "item": thief["id"], "choice": [{"seat": 1, "resource": "gold", "amount": 3}]},
+             TableChance())
     fewer = {"type": "harvest", "item": thief["id"], "choice": [{"seat": 1, "resource": "gold", "amount": 1}]}
     admit(R, fewer)   # the command's schema, as the service checks it before the rules
     events = t.do(0, fewer)
@@ -146,7 +157,9 @@ def test_bg8_build_a_domain_when_the_citizens_role_icons_match_then_reveal_the_n
     t = Table().give(0, "archer", 2)
     t.to_actions()
     t.purse(0, gold=11)
-    t.rejects(0, {"type": "build", "stack": "domain_4", "revealed": ["moonwell"]}, "ROLES_NOT_MET")  # starters have no roles
+    short = t.rejects(0, {"type": "build", "stack": "domain_4", "revealed": ["moonwell"]}, "ROLES_NOT_MET")
+    # starters have no roles: the Worker is missing, and the refusal says so (outside review)
+    assert short.detail.endswith("it shows 1 Worker and 2 Soldier Citizen Role icons, and you are short of 1 Worker.")
     t.give(0, "peasant")
     events = t.do(0, {"type": "build", "stack": "domain_4", "revealed": ["moonwell"]})
     assert "palace_of_the_dawn" in t.seat(0).domains and t.seat(0).gold == 0
