@@ -67,9 +67,11 @@ def payments(s: ValeriaState, seat: int, main: str, amount: int, magic: int):
 
 
 def _once(resolutions: list) -> list:
-    """The choices of a power's resolutions, each outcome once (docs/api.md section 4: each move is
-    listed once, in one spelling): the Thief's pick without an amount takes the most, so the same
-    pick with that amount is not listed again, though it is accepted (VP-8)."""
+    """The choices of a power's resolutions, each outcome (its operations, in order) once, in the
+    first spelling found (docs/api.md section 4: each move is listed once, in one spelling). The
+    others are still accepted. With the reference contents that is the Thief's pick without an
+    amount, which takes the most: the same pick with that amount is not listed again (VP-8).
+    With custom content, also e.g. a 'may' declined at either of two levels."""
     seen: set[str] = set()
     out = []
     for choice, ops in resolutions:
