@@ -455,7 +455,32 @@ def _match(s, seat, effect, choice, rule, self_card=None, take_ok=None):
                        "be gained this Action Phase, not even by a reward. Choose another.", ruling="VA-32")
     allowed = [o[0] for o in options(s, seat, effect, take_ok, self_card)][:12]
     raise Rejected("CHOICE_NOT_ALLOWED", rule, "That choice is not one this power allows now"
-                   + f" (send 'choice' as one of: {json.dumps(allowed)}).", ruling="VP-9")
+                   + _too_dear(s, effect, choice) + f" (send 'choice' as one of: {json.dumps(allowed)}).", ruling="VP-9")
+
+
+def _too_dear(s, effect, choice) -> str:
+    """Why a Center stack named for a free card of at most N Gold is refused, when its face-up card
+    costs more: ': the Thief on top of that stack costs 3 Gold, more than the 2 Gold or less this power allows'."""
+    limits = [node["take_card"]["max_cost"] for node in _nodes(effect, "take_card")
+              if isinstance(node["take_card"], dict) and node["take_card"].get("max_cost") is not None]
+    named = [c for c in (choice if isinstance(choice, list) else []) if isinstance(c, str)]
+    for stack in named:
+        top = s.top(stack) if s.stack_kind(stack) in ("citizen", "domain") else None
+        card = s.card(top) if top is not None else None
+        if card is not None and limits and card.get("cost", 0) > max(limits):
+            return (f": the {card.get('name', top)} on top of that stack costs {card['cost']} Gold, more than the "
+                    f"{max(limits)} Gold or less this power allows")
+    return ""
+
+
+def _nodes(effect, key: str) -> list[dict]:
+    """Every step of the effect that is a `key` node, however deep."""
+    if isinstance(effect, dict):
+        found = [effect] if key in effect else []
+        return found + [n for v in effect.values() for n in _nodes(v, key)]
+    if isinstance(effect, list):
+        return [n for v in effect for n in _nodes(v, key)]
+    return []
 
 
 def _apply(d: Draft, seat: int, ops: list, source: str, in_action: bool = False) -> None:

@@ -102,7 +102,10 @@ def test_a_reward_refused_by_a_blockade_already_face_up_says_so():
     t.do(0, {"type": "slay", "stack": "ruins"})
     refused = t.rejects(0, {"type": "resolve", "choice": ["mercenary"]}, "BLOCKADE")
     assert refused.ruling == "VA-32" and "Blockade" in refused.detail
-    t.rejects(0, {"type": "resolve", "choice": ["champion"]}, "CHOICE_NOT_ALLOWED")   # costs 4: never allowed
+    dear = t.rejects(0, {"type": "resolve", "choice": ["champion"]}, "CHOICE_NOT_ALLOWED")   # costs 4: never allowed
+    # the refusal says why (outside review): the Wraith's reward is a Citizen of at most 2 Gold
+    assert ": the Champion on top of that stack costs 4 Gold, more than the 2 Gold or less this power allows" \
+        in dear.detail, dear.detail
     t.do(0, {"type": "resolve", "choice": ["archer"]})
     assert any(c.startswith("archer") for c in t.seat(0).citizens)
 
