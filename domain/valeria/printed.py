@@ -1,4 +1,5 @@
-"""What the base rulebook prints about single cards, held against custom content.
+"""What the rulebooks print, held against a creation: where each field is (SECTIONS), and the
+single cards the base rulebook prints, held against custom content.
 
 Valeria's card data is the content's: the rulebook prints no card list. But some examples and
 Card Clarifications [BR p.7-14, p.18-19] print a few cards' numbers and powers, and a content
@@ -83,6 +84,37 @@ def _no_take_off_turn(card: dict) -> bool:
 
 def _die_power(change: dict) -> Callable[[dict], bool]:
     return _is("ongoing", [{"when": "roll", "change_die": change}])
+
+
+# Where each field of a creation is in the rulebooks: (section, ruling) by field prefix. A
+# creation problem that cites no section yet gets its field's (kit.printed.cite; docs/api.md:
+# 'field: what is wrong [section]'). The content's fields are cited where they are checked.
+# Crimson Seas' setup adds its islands: CS_SECTIONS.
+SECTIONS: dict[str, tuple[str, str]] = {
+    "options.citizen_types": ("BR p.4", ""),
+    "options.monster_areas": ("BR p.4", ""),
+    "options.first_player": ("BR p.5", ""),
+    "options.duke_rounding": ("BR p.8", "VA-B4"),
+    "options.expansions": ("CS Monster Event Cards", "VP-43"),
+    "options.monster_events_preselected": ("CS Monster Event Cards, Setup", "VP-48"),
+    "options.solo_vp_tokens": ("BR p.17", "VP-26"),
+    "options.variant": ("BR p.16-18", ""),
+    "setup": ("BR p.4-5", ""),
+    "setup.domains": ("BR p.4", ""),
+    "setup.dukes": ("BR p.5", ""),
+    "setup.first_player": ("BR p.5", ""),
+    "setup.citizens": ("BR p.18", ""),
+    "setup.dark_lord": ("BR p.16", "VP-19"),
+    "setup.araby": ("CS Game Setup", ""),
+    "setup.nae_aerie": ("CS Game Setup", ""),
+    "setup.amarynth": ("CS Game Setup", ""),
+}
+CS_SECTIONS = {**SECTIONS, "setup": ("BR p.4-5; CS Game Setup", "")}
+
+
+def sections(cs: bool) -> dict[str, tuple[str, str]]:
+    """The creation fields' sections of the valeria-card-kingdoms ruleset, or of crimson-seas."""
+    return CS_SECTIONS if cs else SECTIONS
 
 
 # (kind, name, check, what the rulebook prints, section)

@@ -15,7 +15,7 @@ from ..kit import schema_problems as _schema_problems
 from ..kit.printed import cite
 from ..ruleset import InvalidCreation, Rejected
 from .effects import MOST_WAYS, has_choice, most_ways
-from .printed import printed_card_problems
+from .printed import printed_card_problems, sections
 from .state import FACE_DOWN, MIXED, lowest_copies, mixed_stack
 
 RULESET_ID = "valeria-card-kingdoms"
@@ -79,31 +79,6 @@ OPTIONS_SCHEMA = {
                                    "names among those two: ['solo', 'mixed_citizens'] plays both (VP-49)"},
     },
 }
-
-# Where each field of a creation is in the rulebooks: (section, ruling) by field prefix. A
-# creation problem that cites no section yet gets its field's (kit.printed.cite; docs/api.md:
-# 'field: what is wrong [section]'). The content's fields are cited where they are checked.
-# Crimson Seas' setup adds its islands: CS_SECTIONS.
-SECTIONS: dict[str, tuple[str, str]] = {
-    "options.citizen_types": ("BR p.4", ""),
-    "options.monster_areas": ("BR p.4", ""),
-    "options.first_player": ("BR p.5", ""),
-    "options.duke_rounding": ("BR p.8", "VA-B4"),
-    "options.expansions": ("CS Monster Event Cards", "VP-43"),
-    "options.monster_events_preselected": ("CS Monster Event Cards, Setup", "VP-48"),
-    "options.solo_vp_tokens": ("BR p.17", "VP-26"),
-    "options.variant": ("BR p.16-18", ""),
-    "setup": ("BR p.4-5", ""),
-    "setup.domains": ("BR p.4", ""),
-    "setup.dukes": ("BR p.5", ""),
-    "setup.first_player": ("BR p.5", ""),
-    "setup.citizens": ("BR p.18", ""),
-    "setup.dark_lord": ("BR p.16", "VP-19"),
-    "setup.araby": ("CS Game Setup", ""),
-    "setup.nae_aerie": ("CS Game Setup", ""),
-    "setup.amarynth": ("CS Game Setup", ""),
-}
-CS_SECTIONS = {**SECTIONS, "setup": ("BR p.4-5; CS Game Setup", "")}
 
 # What every seat sees on the table of what the table set up (docs/api.md section 7): the
 # Domains and Citizens dealt face up, the first player, and (Crimson Seas) the Goods, Tomes and
@@ -399,7 +374,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
     n = len(players)
     opts, content, problems = _accepted(cs, players, options, content)
     if opts is None:  # the players, the options' form or the content's form is wrong: nothing below can be checked
-        raise InvalidCreation(cite(problems, _sections(cs)))
+        raise InvalidCreation(cite(problems, sections(cs)))
     content_sound = not problems  # content kept its schema; if it broke a rule, the stacks cannot be chosen from it
     problems += _option_problems(cs, opts, content, n)
     mixed = "mixed_citizens" in variants(opts)
@@ -415,7 +390,7 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
     late = _check_table_setup(cs, mixed, chance, table_setup, n, problems, solo="solo" in variants(opts),
                               chosen_first=opts["first_player"])
     if problems:
-        raise InvalidCreation(cite(problems + late, _sections(cs)))
+        raise InvalidCreation(cite(problems + late, sections(cs)))
     center = _center(content, cs, n, types, areas, mixed)
     table = kit.dealing(chance)  # every wrong report of the table at once
     try:
@@ -427,9 +402,9 @@ def _setup(cs: bool, players, options, content, chance, table_setup) -> list[dic
             [{"type": "MonsterEventsSetOut", **_events(content["monster_events"], n)}] if events_only else []
     except Rejected as r:  # a wrong report met earlier may be its cause: that one is listed
         raise InvalidCreation(cite(_with_late(late, table) + ([] if kit.refused_reports(table) else [r.detail]),
-                                   _sections(cs))) from None
+                                   sections(cs))) from None
     if late or kit.refused_reports(table):
-        raise InvalidCreation(cite(_with_late(late, table), _sections(cs)))
+        raise InvalidCreation(cite(_with_late(late, table), sections(cs)))
     return _setup_events(cs, players, opts, content, chance, center, dealt, islands)
 
 
@@ -639,10 +614,6 @@ def _solo_problems(cs: bool, names: list[str], n: int, expansions: list[str], so
         return ["options.expansions: solo play is not defined with Crimson Seas' Monster Events, set out one per player "
                 "and turning up where the Dark Lord's Monsters capture [CS Monster Event Cards] (VA-4)"]
     return []
-
-
-def _sections(cs: bool) -> dict[str, tuple[str, str]]:
-    return CS_SECTIONS if cs else SECTIONS
 
 
 def _check_table_setup(cs: bool, mixed: bool, chance, table_setup: dict | None, n: int, problems: list,
