@@ -183,7 +183,12 @@ class _Node:
         self.enum = schema.get("enum")
         self.minimum, self.maximum = schema.get("minimum"), schema.get("maximum")
         self.min_length, self.max_length = schema.get("minLength"), schema.get("maxLength")
-        self.pattern = re.compile(schema["pattern"]) if "pattern" in schema else None
+        pattern = schema.get("pattern")
+        if pattern is not None and not (pattern.startswith("^") and pattern.endswith("$")):
+            raise ValueError(f"the export check takes anchored patterns only, not {pattern!r}")
+        # fullmatch: JSON Schema's '$' (ECMA-262) ends the text, where Python's also lets a final
+        # newline follow ("<64 hex digits>\n" is no hash).
+        self.pattern = re.compile(pattern) if pattern is not None else None
         self.required = schema.get("required", [])
         self.properties = {k: _Node(v) for k, v in schema.get("properties", {}).items()}
         self.closed = "additionalProperties" in schema
@@ -207,7 +212,7 @@ class _Node:
                 found.add(trail, "minLength", self, value)
             if self.max_length is not None and len(value) > self.max_length:
                 found.add(trail, "maxLength", self, value)
-            if self.pattern is not None and not self.pattern.search(value):
+            if self.pattern is not None and not self.pattern.fullmatch(value):
                 found.add(trail, "pattern", self, value)
         elif kind is dict:
             for key in self.required:
@@ -298,4 +303,4 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-__all__ = ["FORMAT", "SCHEMA", "MalformedExport", "Unverifiable", "check", "problems"]
+__all__ = ["FORMAT", "MAX_PROBLEMS", "SCHEMA", "MalformedExport", "Unverifiable", "check", "problems"]

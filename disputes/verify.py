@@ -86,6 +86,7 @@ def _creation_hash(creation: dict) -> str | None:
             creation["ruleset"], creation["ruleset_version"], [s["name"] for s in creation["seats"]],
             creation.get("options"), creation.get("content"), creation.get("table_setup"),
             creation["chance"]["mode"], creation["chance"].get("commitment"))
+        content["seats"] = creation["seats"]  # as recorded: a seat's number is hashed too, not rebuilt
         return chain.creation_hash(creation["salt"], content)
     except (TypeError, ValueError, KeyError):
         return None
@@ -148,10 +149,19 @@ def _compare(first_version: int, produced: list, recorded: list[_Entry], what: s
         if i >= len(produced):
             return Divergence(version, what, "The log records an event the rules do not produce.",
                               recorded=recorded[i].event, expected=None)
-        if produced[i] != recorded[i].event:
+        if not _same(produced[i], recorded[i].event):
             return Divergence(version, what, "The rules produce another event than the one recorded.",
                               recorded=recorded[i].event, expected=produced[i])
     return None
+
+
+def _same(produced, recorded) -> bool:
+    """One event as JSON writes it: `true` is not `1`, nor `5.0` `5` (Python's == says they are),
+    and the log records JSON (docs/disputes.md: "exactly the recorded events")."""
+    try:
+        return chain.canonical(produced) == chain.canonical(recorded)
+    except (TypeError, ValueError):
+        return False
 
 
 def _fold(ruleset, state, entries: list[_Entry]):
@@ -291,13 +301,27 @@ def verify(export: dict, rulesets: dict | None = None) -> Report:
                                   "every event as recorded")
             rules_divergence = _status_divergence(ruleset, export, creation, entries, last)
 
-    found = [d for d in (chain_divergence, head_divergence, seed_divergence, rules_divergence) if d is not None]
+    position_divergence = _position_divergence(batches)
+    found = [d for d in (chain_divergence, position_divergence, head_divergence, seed_divergence, rules_divergence)
+             if d is not None]
     if found:
         report.verdict = "divergent"
         report.divergence = min(found, key=lambda d: d.version)  # ties: the chain, the header, the seed
     elif redacted or (mode == "server" and seed is None):
         report.verdict = "incomplete"
     return report
+
+
+def _position_divergence(batches: list[tuple[dict, list[_Entry]]]) -> Divergence | None:
+    """Each command's `version_before` (optional) is the version just before its first event: the
+    server chance position it was decided at (docs/disputes.md), which the hash chain does not cover."""
+    for raw, entries in batches:
+        before = raw.get("version_before")
+        if before is not None and entries and before != entries[0].version - 1:
+            return Divergence(entries[0].version, "sequence", f"This command's version_before says {before}, but "
+                              f"its first event is version {entries[0].version}: it was decided at version "
+                              f"{entries[0].version - 1}.", recorded=before, expected=entries[0].version - 1)
+    return None
 
 
 def _seed_divergence(creation: dict, seed, report: Report) -> Divergence | None:
@@ -339,7 +363,10 @@ def _status_divergence(ruleset, export, creation, entries, last) -> Divergence |
     finished = ruleset.status(state).finished
     claimed = export.get("status")
     if claimed is not None and claimed != ("finished" if finished else "active"):
-        return Divergence(last, "status", f"The export says the game is {claimed}; the rules say "
+        # A game the export calls finished that its log does not end: what is missing comes after
+        # its last record (a log cut short under an intact header is `sequence` there, first).
+        at = last + 1 if claimed == "finished" else last
+        return Divergence(at, "status", f"The export says the game is {claimed}; the rules say "
                           f"{'finished' if finished else 'active'}.", recorded=claimed,
                           expected="finished" if finished else "active")
     return None

@@ -13,7 +13,7 @@ from uuid import UUID
 import marshmallow as ma
 from flask import current_app, request
 
-from disputes.export import FORMAT, SCHEMA, MalformedExport
+from disputes.export import FORMAT, MAX_PROBLEMS, SCHEMA, MalformedExport
 from service.api import Blueprint, application, arbiter_request, authenticate_reader, loads_strictly
 from service.api.games import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, READ_AUTH, if_match_holds
 from service.errors import Problem
@@ -234,6 +234,7 @@ def export_body():
 
 def malformed_export(error: MalformedExport) -> Problem:
     more = len(error.problems) - 1
+    cut = len(error.problems) > MAX_PROBLEMS  # its last line says that more were found than are listed
     return Problem(400, f"This is not a well-formed {FORMAT} export: {error.problems[0]}"
-                   + (f" (and {more} more: see 'problems')" if more else ""),
+                   + ((" (and more: see 'problems')" if cut else f" (and {more} more: see 'problems')") if more else ""),
                    "MALFORMED_EXPORT", problems=error.problems)

@@ -185,6 +185,12 @@ MALFORMED: dict[str, Malformed] = {
                                            "$.creation.seats[0].name", "at most"),
     "a 1k-character event type": Malformed(edit(setitem(rolled("type"), "D" * 1000)), at_roll(".event.type"), "at most"),
     "a seed that is not hex": Malformed(edit(setitem(the("seed"), "not a seed")), "$.seed"),
+    # JSON Schema's '$' ends the text; Python's re.search let a final newline follow it.
+    "a seed with a final newline": Malformed(edit(setitem(the("seed"), "ab" * 32 + "\n")), "$.seed", "hexadecimal"),
+    "a head hash with a final newline": Malformed(edit(setitem(the("head_hash"), "ab" * 32 + "\n")), "$.head_hash",
+                                                  "hexadecimal"),
+    "a salt with a final newline": Malformed(edit(setitem(the("creation", "salt"), "ab" * 16 + "\n")),
+                                             "$.creation.salt", "hexadecimal"),
 }
 
 
@@ -213,6 +219,8 @@ def test_every_problem_is_listed_up_to_a_bound_and_none_echoes_a_huge_value(disp
     assert (status, problem["code"]) == (400, "MALFORMED_EXPORT")
     assert 10 <= len(problem["problems"]) <= 21
     assert problem["problems"][0].startswith("$.setup[0].event.type: ")
+    # More than are listed were found: the detail does not count them as if they were all listed.
+    assert len(problem["problems"]) == 21 and problem["detail"].endswith(" (and more: see 'problems')"), problem["detail"]
     assert "more" in problem["problems"][-1]
     assert len(json.dumps(problem)) < 5000
 

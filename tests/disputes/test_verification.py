@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from disputes import chain
 from disputes.verify import Unverifiable, verify
 from tests.disputes.conftest import KINDS
 from tests.disputes.games import CORSAIRS, LEAGUE, SEAS, TESOROS, VALERIA, export, rechain, records, tampered
@@ -136,12 +137,24 @@ def test_a_deleted_command_renumbered_and_re_chained_is_refuted_by_the_rules(fin
     gone = document["commands"].pop(15)
     start = gone["events"][0]["version"]
     for command in document["commands"][15:]:
+        command["version_before"] -= len(gone["events"])
         for entry in command["events"]:
             entry["version"] -= len(gone["events"])
     found = divergence(rechain(document))
     # Found where the log stops being the game the seed and the rules make: at the gap, or
     # at the first later command whose outcome the shifted chance position changes.
     assert found.version >= start and found.check in ("events", "rules")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_a_command_whose_version_before_is_not_the_version_before_it_is_found_there(finished_exports, kind):
+    """version_before is outside the hash chain: checked against the command's first event."""
+    document = tampered(finished_exports[kind])
+    command = document["commands"][10]
+    command["version_before"] = 1
+    found = divergence(document)
+    first = command["events"][0]["version"]
+    assert (found.version, found.check, found.recorded, found.expected) == (first, "sequence", 1, first - 1)
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=ids)
@@ -252,7 +265,8 @@ def test_a_game_that_never_ended_cannot_claim_to_have_finished(running_games):
     document = export(running_games[(CORSAIRS, "server")])
     document["status"] = "finished"
     found = divergence(document)
-    assert found.check == "status" and found.version == document["version"]
+    # What would end it is missing after its last record.
+    assert found.check == "status" and found.version == document["version"] + 1
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=ids)
@@ -331,3 +345,58 @@ def test_a_table_game_that_took_the_pacts_events_blind_is_played_to_its_end_and_
     assert 0 < len(resolved) == len(set(resolved)) <= options["pact_of_the_waves"]   # none twice, never more than in play
     report = verify(document)
     assert report.verdict == "valid", report.divergence
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_a_finished_games_log_cut_short_under_its_header_is_found_where_the_records_are_missing(finished_exports,
+                                                                                                 kind):
+    """Not at its last kept record, which is intact, for the status it no longer reaches: the
+    header's version names the first one missing, and that comes first."""
+    whole = finished_exports[kind]
+    document = tampered(whole)
+    document["commands"] = document["commands"][:-1]
+    found = divergence(document)
+    assert (found.check, found.version) == ("sequence", document["commands"][-1]["events"][-1]["version"] + 1), found
+
+
+def _json_retyped(value, ones: bool):
+    """Every 0 and 1 as false and true (ones), or every other whole number as a decimal."""
+    if isinstance(value, dict):
+        return {k: _json_retyped(v, ones) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_retyped(v, ones) for v in value]
+    if type(value) is int:
+        if ones and value in (0, 1):
+            return bool(value)
+        if not ones and value > 1:
+            return float(value)
+    return value
+
+
+@pytest.mark.parametrize("ones", [True, False], ids=["booleans", "decimals"])
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_events_retyped_and_re_chained_are_not_the_events_the_rules_produce(finished_exports, kind, ones):
+    """Python's == holds True == 1 and 5.0 == 5; JSON does not, and the log is JSON."""
+    document = tampered(finished_exports[kind])
+    changed = None
+    for entries in [document["setup"]] + [c["events"] for c in document["commands"]]:
+        for entry in entries:
+            retyped = _json_retyped(entry["event"], ones)
+            if changed is None and chain.canonical(retyped) != chain.canonical(entry["event"]):
+                changed = entry["version"]
+            entry["event"] = retyped
+    if changed is None:
+        pytest.skip("no event of this game holds such a number")
+    found = divergence(rechain(document))
+    assert (found.version, found.check) == (changed, "setup" if changed <= len(document["setup"]) + 1 else "events")
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=ids)
+def test_the_seat_numbers_of_the_creation_record_are_in_its_hash(finished_exports, kind):
+    for seats in ([{"seat": s["seat"], "name": s["name"]} for s in reversed(finished_exports[kind]["creation"]["seats"])],
+                  [{"seat": 0, "name": s["name"]} for s in finished_exports[kind]["creation"]["seats"]]):
+        document = tampered(finished_exports[kind])
+        names = [s["name"] for s in document["creation"]["seats"]]
+        document["creation"]["seats"] = [{"seat": s["seat"], "name": n} for s, n in zip(seats, names, strict=True)]
+        found = divergence(document)
+        assert (found.version, found.check) == (1, "hash_chain"), found
