@@ -162,6 +162,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "options.brig_scoring": ("Winning", "LP-A33"),
     "options.captain_self_bonus": ("Winning", "LP-A34"),
     "content.startingPoints": ("Set Up", ""),
+    "content.pointsMin": ("Resupply", "LP-A11"),
     "content.pointsMax": ("Resupply", "LP-P7"),
     "content.crewSlots": ("Set Sail", ""),
     "content.brigSlots": ("Raiding 3", "LP-A26"),

@@ -116,6 +116,7 @@ def _named_problems(content) -> list[str]:
                        f"missing: {', '.join(missing)} [Example of Play] (TA-34)")
     width, height, rose = (at(content, ("board", k)) for k in ("width", "height", "compassRose"))
     if isinstance(width, int) and isinstance(height, int) and isinstance(rose, list) and len(rose) == 2 \
+            and all(type(v) is int for v in rose) \
             and (rose[0] not in {(width - 1) // 2, width // 2} or rose[1] not in {(height - 1) // 2, height // 2}):
         out.append(f"content.board.compassRose: the rulebook puts the Compass Rose in the center of the Board, "
                    f"not at {shown(rose)} of a {width} x {height} board [Setup 5]")

@@ -88,7 +88,8 @@ def _die_power(change: dict) -> Callable[[dict], bool]:
 
 # Where each field of a creation is in the rulebooks: (section, ruling) by field prefix. A
 # creation problem that cites no section yet gets its field's (kit.printed.cite; docs/api.md:
-# 'field: what is wrong [section]'). The content's fields are cited where they are checked.
+# 'field: what is wrong [section]'). A content rule cites its own section where it is checked;
+# a content field's form (its schema) cites the pages that show that kind of card or token.
 # Crimson Seas' setup adds its islands: CS_SECTIONS.
 SECTIONS: dict[str, tuple[str, str]] = {
     "options.citizen_types": ("BR p.4", ""),
@@ -99,6 +100,23 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "options.monster_events_preselected": ("CS Monster Event Cards, Setup", "VP-48"),
     "options.solo_vp_tokens": ("BR p.17", "VP-26"),
     "options.variant": ("BR p.16-18", ""),
+    "content.expansions": ("BR p.3", ""),
+    "content.starters": ("BR p.4", ""),
+    "content.starting_resources": ("BR p.5", ""),
+    "content.monsters": ("BR p.11-12", ""),
+    "content.citizens": ("BR p.13-14", ""),
+    "content.domains": ("BR p.14-15", ""),
+    "content.dukes": ("BR p.15", ""),
+    "content.monster_events": ("CS Monster Event Cards", "VP-43"),
+    "content.crimson_seas": ("CS Components", ""),
+    "content.crimson_seas.coxswain": ("CS Harvest Phase", ""),
+    "content.crimson_seas.maps": ("CS Game Setup", ""),
+    "content.crimson_seas.exekratys_start": ("CS Game Setup", ""),
+    "content.crimson_seas.goods": ("CS Goods Tokens", ""),
+    "content.crimson_seas.tomes": ("CS Tome Tokens", ""),
+    "content.crimson_seas.rescue": ("CS Sail", ""),
+    "content.crimson_seas.nobles": ("CS Noble Cards", ""),
+    "content.crimson_seas.monster_events": ("CS Monster Event Cards", ""),
     "setup": ("BR p.4-5", ""),
     "setup.domains": ("BR p.4", ""),
     "setup.dukes": ("BR p.5", ""),
@@ -109,7 +127,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "setup.nae_aerie": ("CS Game Setup", ""),
     "setup.amarynth": ("CS Game Setup", ""),
 }
-CS_SECTIONS = {**SECTIONS, "setup": ("BR p.4-5; CS Game Setup", "")}
+CS_SECTIONS = {**SECTIONS, "setup": ("BR p.4-5; CS Game Setup", ""), "content.expansions": ("CS Components", "")}
 
 
 def sections(cs: bool) -> dict[str, tuple[str, str]]:
