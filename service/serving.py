@@ -16,6 +16,9 @@ worker:
   pipelined behind another too. Between requests, a kept-alive connection may idle for
   gunicorn's `keepalive`; an answer given before its request's body came whole closes the
   connection (the rest of the body would be read as the next request).
+- **A deadline for taking an answer** (PARLEY_SEND_SECONDS, 30 s). A client that stops reading
+  its answer (a stream it never reads, a large export) is closed once a write has waited that
+  long, so it cannot hold a connection, and the answer's memory, for ever.
 - **`100 Continue` only when the body is read** (RFC 9110 10.1.1). gunicorn sends it as soon as
   it has read the header; a request the app refuses on its header alone (a body over its
   limit, a type it does not take) then had its whole body sent for nothing. It is sent when
@@ -42,6 +45,13 @@ T = TypeVar("T")
 
 HEADER_SECONDS = float(os.environ.get("PARLEY_HEADER_SECONDS", "10"))
 BODY_SECONDS = float(os.environ.get("PARLEY_BODY_SECONDS", "30"))
+# A client must take some of its answer within this many seconds of each write's start (a stream's
+# or a large export's reader too: only one that stops reading is cut, as nginx's send_timeout).
+SEND_SECONDS = float(os.environ.get("PARLEY_SEND_SECONDS", "30"))
+# Bytes of a request read after its answer, before the connection closes (close): a body the app
+# refused on its header alone, up to what the front passes (8 MiB for an export), so the front
+# is not cut off mid-send and its client gets the refusal, not a 502.
+DRAIN_BYTES = 9 * 1024 * 1024
 _END_OF_HEADER = b"\r\n\r\n"
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
@@ -60,8 +70,10 @@ class DeadlineSocket:
     sending the answer makes the connection idle again. Everything else is the socket's."""
 
     def __init__(self, sock, header_seconds: float = HEADER_SECONDS, body_seconds: float = BODY_SECONDS,
-                 clock: Callable[[], float] = time.monotonic, stopping: Callable[[], bool] = lambda: False):
+                 clock: Callable[[], float] = time.monotonic, stopping: Callable[[], bool] = lambda: False,
+                 send_seconds: float = SEND_SECONDS):
         self._sock = sock
+        self._send_seconds = send_seconds
         self._stopping = stopping  # the worker is stopping: an idle kept-alive connection ends
         self._waiting = False  # in recv, waiting for the first byte of the next request
         self._answered = False  # an answer was sent: a kept-alive connection from now on
@@ -178,9 +190,20 @@ class DeadlineSocket:
         else:
             self._tail = seen[-3:]
 
-    def sendall(self, data, *flags):
+    def sendall(self, data, *flags) -> None:
+        """Send it all, each write waiting at most the send deadline for the client to take some."""
         self._answering(data)
-        return self._sock.sendall(data, *flags)
+        left = memoryview(data).cast("B")
+        previous = self._sock.gettimeout()
+        self._sock.settimeout(self._send_seconds)
+        try:
+            while left:
+                left = left[self._sock.send(left, *flags):]
+        except TimeoutError:
+            # gunicorn closes a connection quietly on a reset; this one is closed on purpose.
+            raise ConnectionResetError(errno.ECONNRESET, "the client did not take its answer in time") from None
+        finally:
+            self._sock.settimeout(previous)
 
     def _answering(self, data) -> None:
         """Sending an answer makes the connection idle again; `100 Continue` is no answer (the
@@ -197,7 +220,7 @@ class DeadlineSocket:
         (a 413 to a body the app refused unread)."""
         from gunicorn import util
 
-        util.close_graceful(self._sock)
+        util.close_graceful(self._sock, max_drain=DRAIN_BYTES)
 
     def send(self, data, *flags):
         self._answering(data)

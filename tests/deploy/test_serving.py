@@ -98,6 +98,62 @@ def test_a_kept_alive_connection_may_idle_between_requests(pair):
     assert served.recv(100) == b"GET / HTTP/1.1\r\n"
 
 
+def test_a_client_that_stops_taking_its_answer_is_cut_at_the_send_deadline():
+    server, client = socket.socketpair()
+    served = DeadlineSocket(server, send_seconds=0.3)
+    started = time.monotonic()
+    with pytest.raises(ConnectionResetError):
+        served.sendall(b"x" * 20_000_000)  # far more than the socket pair's buffers hold; never read
+    assert 0.3 <= time.monotonic() - started < 5
+    assert server.gettimeout() is None  # the socket is left as it was
+    server.close()
+    client.close()
+
+
+def test_a_client_that_takes_its_answer_slowly_but_steadily_gets_all_of_it():
+    server, client = socket.socketpair()
+    served = DeadlineSocket(server, send_seconds=0.3)
+    answer = os.urandom(3_000_000)
+    got = bytearray()
+
+    def read_slowly():
+        while len(got) < len(answer):
+            got.extend(client.recv(200_000))
+            time.sleep(0.05)
+
+    reading = threading.Thread(target=read_slowly)
+    reading.start()
+    started = time.monotonic()
+    served.sendall(answer)
+    reading.join(10)
+    assert bytes(got) == answer and time.monotonic() - started > 0.3  # longer than one deadline in all
+    server.close()
+    client.close()
+
+
+def test_closing_reads_the_rest_of_a_body_refused_unread_so_its_sender_is_not_cut_off():
+    """A 413 to an anonymous 5 MiB export, refused on its header: the front (nginx) is still
+    sending the body it buffered. Closing after 64 KiB (gunicorn's own drain) cut it off mid-send,
+    and nginx answered its client 502 (503 through the front) instead of Parley's 413."""
+    server, client = socket.socketpair()
+    served = DeadlineSocket(server)
+    failed: list = []
+
+    def send_the_body():
+        try:
+            client.sendall(b"x" * 3_000_000)
+            client.shutdown(socket.SHUT_WR)
+        except OSError as error:
+            failed.append(error)
+
+    sending = threading.Thread(target=send_the_body)
+    sending.start()
+    served.close()
+    sending.join(5)
+    assert not sending.is_alive() and not failed, failed
+    client.close()
+
+
 def test_a_stopping_worker_ends_a_kept_alive_connection_between_requests_only():
     server, client = socket.socketpair()
     stopping = {"now": False}
