@@ -27,7 +27,10 @@ Settings (app config, else the environment):
     TRUSTED_PROXIES      PARLEY_TRUSTED_PROXIES      how many proxies in front of Parley set
                          X-Forwarded-For (default 0: the address is the peer's, and no header a
                          client sends is believed). With 1 (nginx, deploy/nginx), the address is
-                         the one that proxy states.
+                         the one that proxy states, when the request comes from an address in
+                         FORWARDED_ALLOW_IPS (gunicorn's setting, the same variable; default
+                         127.0.0.1): any other peer is counted as itself, so a client that
+                         reaches gunicorn past the proxy cannot name its own address.
 
 An IPv6 client is counted by its /64 network: one host usually holds a whole /64, and counting
 each address apart would let it take a new budget per address.
@@ -292,6 +295,31 @@ class Limits:
             raise _too_many(self.everything, "requests")
 
 
+class FromProxies:
+    """X-Forwarded-For believed (werkzeug's ProxyFix, `proxies` deep) only from a peer among
+    `allowed` (gunicorn's FORWARDED_ALLOW_IPS: comma-separated addresses or networks, or '*'):
+    a client that reaches gunicorn itself, past the proxy, is counted by its own address."""
+
+    def __init__(self, app, proxies: int, allowed: str):
+        self.app = app
+        self.fixed = ProxyFix(app, x_for=proxies, x_proto=0, x_host=0, x_port=0, x_prefix=0)
+        entries = [a.strip() for a in allowed.split(",") if a.strip()]
+        self.everyone = "*" in entries
+        self.networks = [ipaddress.ip_network(a, strict=False) for a in entries if a != "*"]
+
+    def __call__(self, environ: dict, start_response):
+        return (self.fixed if self._trusted(environ.get("REMOTE_ADDR")) else self.app)(environ, start_response)
+
+    def _trusted(self, peer: str | None) -> bool:
+        if self.everyone:
+            return True
+        try:
+            address = ipaddress.ip_address(peer or "")
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+
 def install(app: Flask) -> Limits | None:
     """Rate-limit the app as its settings say; None when the limits are off."""
     if _setting(app, "RATE_LIMITS", "on").lower() in ("off", "false", "0", "no"):
@@ -299,7 +327,8 @@ def install(app: Flask) -> Limits | None:
     proxies = int(_setting(app, "TRUSTED_PROXIES", "0"))
     if proxies:
         # Flask's documented way to wrap its WSGI app:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=0, x_host=0, x_port=0, x_prefix=0)  # type: ignore[method-assign]
+        app.wsgi_app = FromProxies(app.wsgi_app, proxies, app.config.get("FORWARDED_ALLOW_IPS")  # type: ignore[method-assign]
+                                   or os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1")
     budgets = Budgets(_setting(app, "RATE_LIMIT_STORAGE", "memory://"))
     everything = parse(_setting(app, "RATE_LIMIT_DEFAULT", EVERYTHING_DEFAULT))
     costly = parse(_setting(app, "RATE_LIMIT_COSTLY", COSTLY_DEFAULT))

@@ -109,6 +109,25 @@ def test_a_forwarded_for_header_is_believed_only_from_a_trusted_proxy():
     app.extensions["parley"].close()
 
 
+def test_the_proxys_word_is_taken_only_from_the_proxy():
+    """A client that reaches gunicorn past nginx (its port open to the world) and sends
+    X-Forwarded-For is counted as itself: only a peer in FORWARDED_ALLOW_IPS states addresses."""
+    app = limited_app(TRUSTED_PROXIES=1)
+    client = app.test_client()
+    outsider = {"REMOTE_ADDR": "203.0.113.9"}
+    answers = [client.post("/games", json=NEW_GAME, environ_base=outsider,
+                           headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code for i in range(6)]
+    assert answers == [201] * 5 + [429]
+    app.extensions["parley"].close()
+    app = limited_app(TRUSTED_PROXIES=1, FORWARDED_ALLOW_IPS="10.0.0.0/8, ::1")
+    client = app.test_client()
+    for peer in ("10.1.2.3", "::1"):
+        answers = [client.post("/games", json=NEW_GAME, environ_base={"REMOTE_ADDR": peer},
+                               headers={"X-Forwarded-For": f"198.51.{len(peer)}.{i}"}).status_code for i in range(6)]
+        assert answers == [201] * 6, (peer, answers)  # each a client of its own, as the proxy says
+    app.extensions["parley"].close()
+
+
 def test_ipv6_clients_are_counted_by_their_64_network(app):
     client = app.test_client()
     for i in range(5):
