@@ -1,8 +1,10 @@
 """deploy/nginx/parley.conf in front of the Procfile's service, started by scripts/front
 (issue 15, part 7): a whole game passes through it, slow and idle clients cost Parley nothing,
-and nginx's own refusals (413, 429) are problem+json like Parley's."""
+and nginx's own refusals (400, 404, 405, 413, 414, 429, 431, 501) are problem+json with the
+headers Parley's answers carry."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -10,6 +12,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -202,3 +205,77 @@ def test_a_stream_passes_through_the_front_as_each_event_is_stored(front):
         assert [m.entry for m in stream.messages] == game.all_events(bearer(created["spectator_token"]))
     finally:
         stream.close()
+
+
+def _raw(port: int, request: bytes) -> tuple[str, dict, bytes]:
+    """The status line, headers and body of nginx's answer to bytes no HTTP library would send."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(request)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status, *fields = head.decode("latin-1").split("\r\n")
+    return status, {k.lower(): v.strip() for k, _, v in (f.partition(":") for f in fields)}, body
+
+
+NGINX_REFUSES = [
+    (b"TRACE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405, "METHOD_NOT_ALLOWED"),
+    (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "URI_TOO_LONG"),
+    (b"GET / HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 9000 + b"\r\n\r\n", 431, "HEADERS_TOO_LARGE"),
+    (b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400, "MALFORMED_REQUEST"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "MALFORMED_REQUEST"),
+    (b"GET / HTTP/2.0\r\nHost: x\r\n\r\n", 400, "MALFORMED_REQUEST"),
+    (b"GET /%00 HTTP/1.1\r\nHost: x\r\n\r\n", 400, "MALFORMED_REQUEST"),
+    (b"POST /games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "NOT_IMPLEMENTED"),
+    (b"GET /.parley/too-many HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 404, "NOT_FOUND"),
+]
+
+
+@pytest.mark.parametrize(("request_bytes", "status", "code"), NGINX_REFUSES, ids=[c for _, _, c in NGINX_REFUSES])
+def test_every_refusal_nginx_makes_itself_is_problem_json_with_the_headers_parleys_carry(front, request_bytes,
+                                                                                       status, code):
+    line, headers, body = _raw(front.port, request_bytes)
+    assert line.split()[1] == str(status), line
+    assert headers["content-type"].startswith(PROBLEM)
+    problem = json.loads(body)
+    assert (problem["status"], problem["code"]) == (status, code) and problem["detail"]
+    assert headers["access-control-allow-origin"] == "*" and "Retry-After" in headers["access-control-expose-headers"]
+    assert headers["cache-control"] == "no-store" and headers["referrer-policy"] == "no-referrer"
+    assert headers["content-security-policy"].startswith("default-src 'none'")
+
+
+def test_an_http_1_0_request_without_host_is_served_through_the_front(front):
+    """nginx speaks HTTP/1.1 to Parley, where a request without Host is malformed: it states one."""
+    line, _, body = _raw(front.port, b"GET /healthz HTTP/1.0\r\n\r\n")
+    assert line.split()[1] == "200" and json.loads(body) == {"status": "alive"}
+
+
+def test_a_dry_run_spelled_any_way_parley_reads_as_true_spends_the_dry_run_budget(front):
+    """nginx's dry-run limit (2 a second, bursts of 60) holds for every spelling Parley takes."""
+    session = requests.Session()
+    game = f"/games/{uuid.uuid4()}/commands"
+    time.sleep(4)  # every request's budget (50 a second, bursts of 200) refills from the tests before
+
+    def paced(spelling: str) -> requests.Response:
+        time.sleep(0.03)  # under 50 a second: only the dry-run budget can refuse these
+        return session.post(f"{front.base}{game}?dry_run={spelling}", json={"type": "x"}, timeout=10)
+
+    real = [paced("false") for _ in range(70)]
+    assert [a.status_code for a in real] == [401] * 70, [(a.status_code, a.text[:300]) for a in real if a.status_code != 401]
+    spellings = ("1", "%74rue") * 70  # turn about: once the burst is spent, both are refused
+    codes = [(spelling, paced(spelling).status_code) for spelling in spellings]
+    for spelling in ("1", "%74rue"):
+        assert [code for s, code in codes if s == spelling].count(429) >= 5, codes
+
+
+def test_an_anonymous_export_over_parleys_limit_is_parleys_413_through_the_front(front):
+    """Refused on its header by Parley (4 MiB without the arbiter's token) while nginx (8 MiB)
+    was still sending it: the answer is Parley's 413, never a 503 for a connection cut."""
+    export = b'{"format": "parley-export/1", "pad": "' + b"a" * (5 * 1024 * 1024) + b'"}'
+    for _ in range(5):
+        answer = requests.post(front.base + "/verifications", data=export, timeout=30,
+                               headers={"Content-Type": "application/json"})
+        assert answer.headers["Content-Type"].startswith(PROBLEM), (answer.status_code, answer.text[:300])
+        _is_problem(answer, 413, "BODY_TOO_LARGE")
+        assert "4 MiB" in answer.json()["detail"] or "4,194,304" in answer.json()["detail"], answer.json()
