@@ -50,7 +50,10 @@ async function loadGame(id, token) {
   const headers = authorization(token);
   const r = await fetch(`/games/${encodeURIComponent(id)}/export`, {headers});
   const d = await r.json();
-  if (!r.ok) return fail(d.detail || r.statusText);
+  if (!r.ok) {
+    forget();   // not the game before: its board, and the token its arrow keys used, are gone
+    return fail(d.detail || r.statusText);
+  }
   source = {kind: "game", id, token};
   $("seat").disabled = true;   // the token decides who is looking
   show(d);
@@ -78,7 +81,7 @@ function loadExport(d) {
   const rest = "Open the game itself with that token (game id and token above), or load the host's export, " +
                "or any export taken after the end.";
   if (first !== null && first <= 2) {
-    $("viewer").hidden = true;
+    forget();
     return fail(`This export hides records from ${who} (the game was still running), so it cannot be replayed ` +
                 "here. " + rest);
   }
@@ -90,6 +93,15 @@ function loadExport(d) {
                                `still running): shown up to version ${first - 1}. ` + rest;
     $("partial").hidden = false;
   }
+}
+
+// Nothing is shown: a load that failed leaves no earlier game on screen.
+function forget() {
+  $("viewer").hidden = true;
+  source = null;
+  doc = null;
+  views = new Map();
+  ++asked;   // and no answer still on its way is shown
 }
 
 function show(d, upTo = null) {
@@ -140,7 +152,7 @@ function showExportLink(d) {
   link.download = `parley-${d.game_id || "game"}-v${d.version || "export"}.json`;
   link.textContent = source.kind === "game" ? "the game's export" : "the export file";
   $("export-path").textContent = source.kind === "game"
-    ? `(GET /games/${source.id}/export${d.complete ? "" : ", as this seat may see it"})` : "";
+    ? `(GET /games/${source.id}/export${d.complete ? "" : ", as this token may see it"})` : "";
 }
 
 async function verify(d) {
@@ -186,7 +198,10 @@ async function verify(d) {
 }
 
 async function fetchView(version) {
-  if (views.has(version)) return views.get(version);
+  // The answers of the reader asked for: "seen by" changed meanwhile gives `views` a new map,
+  // and an answer that arrives late goes into the old one, never the new reader's.
+  const cache = views;
+  if (cache.has(version)) return cache.get(version);
   let r;
   if (source.kind === "game") {
     r = await fetch(`/games/${encodeURIComponent(source.id)}?version=${version}`,
@@ -203,7 +218,7 @@ async function fetchView(version) {
     view.last_command = acted ? {version: acted.version, seat: acted.seat, body: {type: acted.type}} : null;
     view.viewer = view.you;
   }
-  views.set(version, view);
+  cache.set(version, view);
   return view;
 }
 
@@ -356,7 +371,7 @@ $("seat").addEventListener("change", () => { views = new Map(); if (doc) at(Numb
 $("file").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (!file) return;
-  try { loadExport(JSON.parse(await file.text())); } catch (err) { fail("Not an export file: " + err.message); }
+  try { loadExport(JSON.parse(await file.text())); } catch (err) { forget(); fail("Not an export file: " + err.message); }
 });
 const params = new URLSearchParams(location.search);
 if (params.get("game")) {

@@ -97,8 +97,9 @@ export function draw(view, ctx) {
   piece(top, "storm", "storm", `the storm at space ${storm.space} of ${storm.last}: ${storm.stage}`,
         text(20, 24, `Storm ${storm.space ?? "-"}/${storm.last ?? "-"} ${storm.stage ?? ""}`, {class: "seat-name"}));
   (s.flag || []).forEach((seat, k) => piece(top, `flag-${k}`, "flag", `flag ${k + 1}: ${ctx.names[seat] || "seat " + seat}`,
-                                            el("path", {d: `M${470 + k * 40} 30 v-22 l18 6 l-18 6`, fill: seatColour(seat, (seats[seat] || {}).color), stroke: "#111"}),
-                                            text(470 + k * 40, 44, k + 1, {class: "small"})));
+                                            // five flags fit the 640 wide picture: the last ends at 612
+                                            el("path", {d: `M${458 + k * 34} 30 v-22 l18 6 l-18 6`, fill: seatColour(seat, (seats[seat] || {}).color), stroke: "#111"}),
+                                            text(458 + k * 34, 44, k + 1, {class: "small"})));
   top.appendChild(text(420, 24, "flags", {class: "small"}));
   Object.entries(s.deck_counts || {}).forEach(([deck, n], k) => counter(top, `deck-${deck}`, 20 + k * 90, below, deck, n, `${deck} deck: ${n} cards`, "#e5e5e5"));
   if (s.anomaly_top) {  // a piece, so that "what changed" marks a new Anomaly

@@ -106,8 +106,13 @@ export function draw(view, ctx) {
   // Status lines are pieces too, so that "what changed" marks them.
   if (s.values) piece(dice, "values", "status", `values ${s.values.join(" / ")}`, text(90, y + 20, `values ${s.values.join(" / ")}`, {class: "small"}));
   counter(dice, "dukes-unseen", 220, y + 4, "dukes", s.dukes_unseen ?? 0, `Dukes nobody holds: ${s.dukes_unseen ?? 0}, face down`, "#e5e5e5");
-  counter(dice, "exhausted", 310, y + 4, "exhausted", s.exhausted_stack ?? 0, `exhausted stacks: ${s.exhausted_stack ?? 0}`, "#e5e5e5");
-  if (s.awaiting) piece(dice, "awaiting", "status", s.awaiting, text(410, y + 18, short(s.awaiting, Math.floor((width - 420) / 6)), {class: "small"}));
+  // Two numbers: the Exhausted cards still to be placed, and the positions already Exhausted (what
+  // the game's end counts, against twice the players): a spectator reading one for the other
+  // would think the game over.
+  counter(dice, "exhausted", 310, y + 4, "exh. cards", s.exhausted_stack ?? 0, `Exhausted cards left: ${s.exhausted_stack ?? 0}`, "#e5e5e5");
+  const exhausted = (s.exhausted_positions || []).length;
+  counter(dice, "exhausted-positions", 400, y + 4, "exhausted", exhausted, `exhausted stacks: ${exhausted}`, "#e5e5e5");
+  if (s.awaiting) piece(dice, "awaiting", "status", s.awaiting, text(495, y + 18, short(s.awaiting, Math.floor((width - 505) / 6)), {class: "small"}));
   y += 44;
   if (cs) {
     const isl = s.islands;

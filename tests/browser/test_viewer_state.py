@@ -1,0 +1,100 @@
+"""The viewer's own state, from an outside review: an answer asked for one reader and arriving
+after "seen by" changed is never shown as another's; a load that fails leaves no earlier game on
+screen; five Chrono flags fit the picture; Valeria's two Exhausted numbers are told apart."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tests.browser.cdp import Chromium
+from tests.browser.conftest import CHROMIUM, FLAGS
+from tests.fakes.http import create, progressing
+
+# Answers to the arbiter's replays (no seat) come 0.8 s late; a seat's at once.
+SLOW_ARBITER = """(() => { const real = window.fetch;
+  window.fetch = (url, options) => String(url).startsWith("/replays") && !String(url).includes("seat=")
+    ? new Promise((done) => setTimeout(done, 800)).then(() => real(url, options)) : real(url, options);
+  return true; })()"""
+
+
+@pytest.fixture
+def wide_browser(served):
+    """A desktop-sized Chromium, where the whole picture is laid out."""
+    flags = [f for f in FLAGS if not f.startswith("--window-size")] + ["--window-size=1100,1300"]
+    chromium = Chromium([CHROMIUM, *flags, f"--user-data-dir={served.tmp / 'wide-profile'}"])
+    yield chromium
+    chromium.close()
+
+
+def _show(page, version: int) -> None:
+    page.evaluate(f"""(() => {{ const s = document.getElementById("slider"); s.value = {version};
+                       s.dispatchEvent(new Event("input")); }})()""")
+
+
+def test_an_answer_asked_for_the_arbiter_and_arriving_after_seen_by_changed_is_never_shown_as_the_seats(served,
+                                                                                                       browser):
+    client = served.app.test_client()
+    game = create(client, "tesoros-del-rey-pirata", players=("Anne", "Ben"))
+    rng = random.Random(4)
+    for _ in range(30):
+        assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
+    export = client.get(f"/games/{game.id}/export", headers=game.host).get_json()
+    path = served.tmp / "export.json"
+    path.write_text(json.dumps(export))
+    page = browser.open(f"{served.base}/viewer", console=True)
+    page.choose_file("#file", path)
+    last = export["version"]
+    page.wait_until(f'document.body.dataset.shown === "{last}" && !!document.querySelector("svg.board")')
+    assert page.evaluate(SLOW_ARBITER)
+    _show(page, last - 2)   # the arbiter's answers for last - 2 and last - 3 are on their way...
+    page.evaluate("""(() => { const s = document.getElementById("seat"); s.value = "1";
+                     s.dispatchEvent(new Event("change")); })()""")   # ...when seat 1 is chosen
+    page.wait_until(f'document.body.dataset.shown === "{last - 2}" && '
+                    'document.getElementById("perspective").textContent.includes("seat 1")')
+    page.wait_until("new Promise((done) => setTimeout(() => done(true), 1500))")   # the late answers land
+    _show(page, last - 1)
+    page.wait_until(f'document.body.dataset.shown === "{last - 1}"')
+    _show(page, last - 2)
+    page.wait_until(f'document.body.dataset.shown === "{last - 2}"')
+    assert "seat 1" in page.evaluate('document.getElementById("perspective").textContent')
+    hands = [s["hand_count"] for s in client.post(f"/replays?at={last - 2}", json=export).get_json()["state"]["seats"]]
+    assert page.evaluate('document.querySelectorAll("svg.board .card.face-up").length') == hands[1]
+    assert page.console_errors() == []
+
+
+def test_a_load_that_fails_leaves_no_earlier_game_on_screen(served, browser):
+    client = served.app.test_client()
+    game = create(client, "corsairs-of-valeria", players=("Anne", "Ben"))
+    token = game.created["seats"][0]["token"]
+    page = browser.open(f"{served.base}/viewer?game={game.id}&token={token}", console=True)
+    page.wait_until('!!document.querySelector("svg.board") && !document.getElementById("viewer").hidden')
+    page.evaluate("""(() => { document.getElementById("token").value = "not-a-token";
+                     document.getElementById("load").click(); })()""")
+    page.wait_until('document.getElementById("error").textContent !== ""')
+    assert page.evaluate('document.getElementById("viewer").hidden')
+
+
+def test_five_chrono_flags_fit_the_picture_and_valerias_exhausted_numbers_are_apart(served, wide_browser):
+    client = served.app.test_client()
+    chrono = create(client, "chrono-corsairs", players=("Anne", "Ben", "Cleo", "Dan", "Eve"))
+    token = chrono.created["seats"][0]["token"]
+    page = wide_browser.open(f"{served.base}/viewer?game={chrono.id}&token={token}", console=True)
+    page.wait_until('!!document.querySelector("svg.board")')
+    edges = page.evaluate("""(() => { const svg = document.querySelector("svg.board");
+      const width = svg.viewBox.baseVal.width;
+      return [width, ...[...svg.querySelectorAll(".piece.flag")].map((f) => { const b = f.getBBox(); return b.x + b.width; })]; })()""")
+    width, flags = edges[0], edges[1:]
+    assert len(flags) == 5 and max(flags) <= width, edges
+
+    valeria = create(client, "valeria-card-kingdoms", players=("Anne", "Ben"))
+    token = valeria.created["seats"][0]["token"]
+    page = wide_browser.open(f"{served.base}/viewer?game={valeria.id}&token={token}", console=True)
+    page.wait_until('!!document.querySelector("svg.board")')
+    state = valeria.get("", valeria.seat(0)).get_json()["state"]
+    labels = page.evaluate("""[...document.querySelectorAll('svg.board .piece[data-key^="exhausted"]')]
+      .map((p) => p.getAttribute("aria-label"))""")
+    assert sorted(labels) == sorted([f"Exhausted cards left: {state['exhausted_stack']}",
+                                     f"exhausted stacks: {len(state['exhausted_positions'])}"]), labels
+    assert state["exhausted_stack"] != len(state["exhausted_positions"])   # the two numbers differ here
