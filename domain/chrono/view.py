@@ -29,8 +29,10 @@ def view(s: ChronoState, viewer) -> dict:
                 "cubes": dict(x.cubes), "mat": dict(x.mat), "pieces": {k: dict(v) for k, v in x.pieces.items()},
                 "overflow": x.overflow, "artifact_count": len(x.artifacts), "drawn_count": len(x.drawn),
                 "drew": x.drew, "selected": x.selected is not None}
-        if _sees(viewer, i):
+        if _sees(viewer, i) or s.finished:
+            # [Final Scoring] "Reveal all Artifact cards that are still in your hand"
             seat["artifacts"] = list(x.artifacts)
+        if _sees(viewer, i):
             seat["drawn"] = list(x.drawn)
             seat["selection"] = dict(x.selected) if x.selected else None
         seats.append(seat)

@@ -313,3 +313,7 @@ def test_when_the_storm_is_on_the_last_space_final_scoring_converts_doubloons_an
     rows = t.state.result["standings"]
     assert rows[0]["from_doubloons"] == 2 and rows[0]["from_artifacts"] == 3 and rows[0]["total"] == 5
     assert rows[1]["total"] == 2 and t.state.result["winners"] == [0]
+    # [Final Scoring] "Reveal all Artifact cards that are still in your hand": to everyone.
+    for viewer in (None, 1):
+        assert R.view(t.state, viewer)["seats"][0]["artifacts"] == ["AR11"]
+    assert "drawn" not in R.view(t.state, None)["seats"][0]   # what was drawn stays its own
