@@ -15,7 +15,7 @@ from .printed import SECTIONS, printed_problems
 from .state import STAGES, TIMES, initial_state
 
 RULESET_ID = "chrono-corsairs"
-RULESET_VERSION = "1.6.0"
+RULESET_VERSION = "1.7.0"
 COLORS = ["red", "blue", "green", "yellow", "purple"]
 
 CONTENT_SCHEMA = load_json(__package__, "schema.json")
@@ -41,7 +41,8 @@ OPTIONS_SCHEMA: dict = {
                                "description": "CA-21: Artifact cards a player may play on their own Loop turn, before or after "
                                               "the plan: 1, or 0 (none are played)"},
         "volcano_min_stage": {"enum": list(STAGES), "default": "EXPANDING",
-                              "description": "CA-28: the lowest Loop stage at which a volcano gives rewards, whatever place"},
+                              "description": "CA-28: the lowest Loop stage at which a volcano gives rewards, whatever place "
+                                             "(OPENING is refused: a Volcano pays nothing under Opening in any content, CP-19)"},
     },
 }
 
@@ -429,6 +430,9 @@ def _accepted(players: list[str], options: dict | None, content: dict | None, ch
     if count_ok and opts.get("max_reward_places") == 3 and usable["max_reward_places"] == 3 and n <= 3:
         problems.append(f"options.max_reward_places: 3 changes nothing with {n} players: only 4 players can take "
                         "a 4th place on a tile (CP-17)")
+    if opts.get("volcano_min_stage") == "OPENING" and usable["volcano_min_stage"] == "OPENING":
+        problems.append("options.volcano_min_stage: OPENING changes nothing: every content gives a Volcano nothing "
+                        "under Opening (CA-28), so it plays as EXPANDING, the default (CP-19)")
     content, content_errors, sound = _content(content)
     problems += content_errors
     problems += _table_problems(chance, table_setup, usable, n if count_ok else None, content if sound else None)

@@ -100,5 +100,14 @@ def test_a_3rd_place_limit_with_3_players_or_fewer_is_refused(players):
     created(players=players, options={"max_reward_places": 4})
 
 
+def test_a_volcano_stage_of_opening_is_refused():
+    """CA-28 gives every Volcano nothing under Opening, the only column OPENING would open (CP-19)."""
+    found = problems(options={"volcano_min_stage": "OPENING"})
+    assert found == ["options.volcano_min_stage: OPENING changes nothing: every content gives a Volcano nothing "
+                     "under Opening (CA-28), so it plays as EXPANDING, the default [Phase 4: Find Treasure] (CP-19)"]
+    for stage in ("EXPANDING", "RIPPLING", "COLLAPSING"):
+        assert created(options={"volcano_min_stage": stage})[0]["options"]["volcano_min_stage"] == stage
+
+
 def test_a_3rd_place_limit_with_4_players_is_accepted():
     assert created(players=4, options={"max_reward_places": 3})[0]["options"]["max_reward_places"] == 3
