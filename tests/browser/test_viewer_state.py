@@ -98,3 +98,36 @@ def test_five_chrono_flags_fit_the_picture_and_valerias_exhausted_numbers_are_ap
     assert sorted(labels) == sorted([f"Exhausted cards left: {state['exhausted_stack']}",
                                      f"exhausted stacks: {len(state['exhausted_positions'])}"]), labels
     assert state["exhausted_stack"] != len(state["exhausted_positions"])   # the two numbers differ here
+
+
+def test_a_card_leaving_a_hand_outlines_none_of_the_backs_that_stay(served, browser):
+    """Backs were labelled 'card k of N': one card played changed N, so every back left in the
+    hand was outlined as changed (found by the viewer review)."""
+    client = served.app.test_client()
+    game = create(client, "tesoros-del-rey-pirata", players=("Anne", "Ben"))
+    rng = random.Random(8)
+    for _ in range(40):
+        assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
+    spectator = {"Authorization": f"Bearer {game.created['spectator_token']}"}
+
+    def hands(version: int) -> list:
+        return [s["hand_count"] for s in game.get(f"?version={version}", spectator).get_json()["state"]["seats"]]
+
+    last = game.view()["version"]
+    found = None
+    for version in range(last, 3, -1):   # the latest version where one card left a hand of two or more
+        now, before = hands(version), hands(version - 1)
+        seat = next((i for i in (0, 1) if now[i] == before[i] - 1 and now[i] >= 1), None)
+        if seat is not None:
+            found = (version, seat)
+            break
+    assert found is not None, "no card left a hand in 40 commands"
+    version, seat = found
+    page = browser.open(f"{served.base}/viewer?game={game.id}&token={game.created['spectator_token']}", console=True)
+    page.wait_until('!!document.querySelector("svg.board")')
+    _show(page, version)   # "what changed" compares it with the version before
+    page.wait_until(f'document.body.dataset.shown === "{version}"')
+    backs = page.evaluate(f'document.querySelectorAll(\'svg.board [data-key^="hand-{seat}-"]\').length')
+    changed = page.evaluate('[...document.querySelectorAll("svg.board .piece.changed")].map((p) => p.dataset.key)')
+    assert backs >= 1 and not [k for k in changed if k.startswith(f"hand-{seat}-")], (backs, changed)
+    assert page.console_errors() == []

@@ -140,7 +140,7 @@ export function draw(view, ctx) {
         const sealed = st.selected && k === 0;
         card(g, `plan-${st.seat}-${k}`, x0 + k * 50, py + 46, 46, 44, "",
              sealed ? `${st.name}'s selected plan, sealed until all are revealed`
-               : `${st.name}'s plan ${k + 1} of ${st.drawn_count}, face down`,
+               : `${st.name}'s plan ${k + 1}, face down`,
              {back: true, seat: st.seat, kind: sealed ? "plan sealed" : "plan"});
       }
     }
@@ -150,7 +150,7 @@ export function draw(view, ctx) {
                                           `${st.name}'s Artifact: ${named.get(a) || a}`, {seat: st.seat, kind: "artifact"}));
     } else {
       for (let k = 0; k < (st.artifact_count || 0); k++) {
-        card(g, `artifact-${st.seat}-${k}`, 14 + k * 66, py + 92, 60, 40, "", `${st.name}'s Artifact ${k + 1} of ${st.artifact_count}, face down`,
+        card(g, `artifact-${st.seat}-${k}`, 14 + k * 66, py + 92, 60, 40, "", `${st.name}'s Artifact ${k + 1}, face down`,
              {back: true, seat: st.seat, kind: "artifact"});
       }
     }

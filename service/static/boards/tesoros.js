@@ -126,7 +126,7 @@ export function draw(view, ctx) {
       });
     } else {
       for (let k = 0; k < (x.hand_count || 0); k++) {
-        card(g, `hand-${x.seat}-${k}`, px + 8 + k * 52, py + 24, 48, 64, "", `${x.name}'s card ${k + 1} of ${x.hand_count}, face down`,
+        card(g, `hand-${x.seat}-${k}`, px + 8 + k * 52, py + 24, 48, 64, "", `${x.name}'s card ${k + 1}, face down`,
              {back: true, seat: x.seat});
       }
     }
