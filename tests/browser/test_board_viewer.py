@@ -128,14 +128,15 @@ def chrono_moved(a: dict, b: dict) -> set[str]:
 
 def chrono_hidden(s: dict, you: int) -> dict[str, int]:
     out = {}
+    over = s.get("result") is not None   # [Final Scoring] reveals every Artifact left in a hand
     for x in s["seats"]:
         mine = x["seat"] == you
-        assert ("drawn" in x) == mine and ("artifacts" in x) == mine
+        assert ("drawn" in x) == mine and ("artifacts" in x) == (mine or over)
         out[f'.plan.face-up[data-seat="{x["seat"]}"]'] = x["drawn_count"] if mine else 0
         out[f'.plan.back[data-seat="{x["seat"]}"]'] = 0 if mine else x["drawn_count"]
         out[f'.plan.sealed[data-seat="{x["seat"]}"]'] = int(x["selected"])
-        out[f'.artifact.face-up[data-seat="{x["seat"]}"]'] = x["artifact_count"] if mine else 0
-        out[f'.artifact.back[data-seat="{x["seat"]}"]'] = 0 if mine else x["artifact_count"]
+        out[f'.artifact.face-up[data-seat="{x["seat"]}"]'] = x["artifact_count"] if mine or over else 0
+        out[f'.artifact.back[data-seat="{x["seat"]}"]'] = 0 if mine or over else x["artifact_count"]
     return out
 
 
