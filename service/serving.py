@@ -194,11 +194,22 @@ class DeadlineSocket:
         """Send it all, each write waiting at most the send deadline for the client to take some."""
         self._answering(data)
         left = memoryview(data).cast("B")
+        with self._sending():
+            while left:
+                left = left[self._sock.send(left, *flags):]
+
+    def sendfile(self, file, offset: int = 0, count: int | None = None) -> int:
+        """A file answer (gunicorn sends /static/* so), under the same deadline as sendall."""
+        with self._sending():
+            return self._sock.sendfile(file, offset, count)
+
+    @contextlib.contextmanager
+    def _sending(self):
+        """Each wait for the client to take some of the answer lasts at most the send deadline."""
         previous = self._sock.gettimeout()
         self._sock.settimeout(self._send_seconds)
         try:
-            while left:
-                left = left[self._sock.send(left, *flags):]
+            yield
         except TimeoutError:
             # gunicorn closes a connection quietly on a reset; this one is closed on purpose.
             raise ConnectionResetError(errno.ECONNRESET, "the client did not take its answer in time") from None

@@ -110,6 +110,20 @@ def test_a_client_that_stops_taking_its_answer_is_cut_at_the_send_deadline():
     client.close()
 
 
+def test_a_file_answer_is_under_the_send_deadline_too(tmp_path):
+    """gunicorn sends a static file with sock.sendfile, past sendall (found by a review)."""
+    server, client = socket.socketpair()
+    served = DeadlineSocket(server, send_seconds=0.3)
+    big = tmp_path / "viewer.js"
+    big.write_bytes(b"x" * 20_000_000)
+    started = time.monotonic()
+    with big.open("rb") as file, pytest.raises(ConnectionResetError):
+        served.sendfile(file)
+    assert 0.3 <= time.monotonic() - started < 5 and server.gettimeout() is None
+    server.close()
+    client.close()
+
+
 def test_a_client_that_takes_its_answer_slowly_but_steadily_gets_all_of_it():
     server, client = socket.socketpair()
     served = DeadlineSocket(server, send_seconds=0.3)
