@@ -35,7 +35,7 @@ accesslog = None
 logger_class = "service.serving.Logger"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 # Do not trust X-Forwarded-* from anywhere by default; a platform's router sets its own.
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 # gunicorn 27's control socket defaults to one path per user: two servers (a dev server and
 # the test suite's) would fight over it, and nothing here uses it.
 control_socket_disable = True

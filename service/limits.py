@@ -28,9 +28,10 @@ Settings (app config, else the environment):
                          X-Forwarded-For (default 0: the address is the peer's, and no header a
                          client sends is believed). With 1 (nginx, deploy/nginx), the address is
                          the one that proxy states, when the request comes from an address in
-                         FORWARDED_ALLOW_IPS (gunicorn's setting, the same variable; default
-                         127.0.0.1): any other peer is counted as itself, so a client that
-                         reaches gunicorn past the proxy cannot name its own address.
+                         FORWARDED_ALLOW_IPS (the environment variable deploy/gunicorn.conf.py
+                         reads too; default loopback, 127.0.0.1 and ::1), or over a Unix socket:
+                         any other peer is counted as itself, so a client that reaches gunicorn
+                         past the proxy cannot name its own address.
 
 An IPv6 client is counted by its /64 network: one host usually holds a whole /64, and counting
 each address apart would let it take a new budget per address.
@@ -316,7 +317,11 @@ class FromProxies:
         try:
             address = ipaddress.ip_address(peer or "")
         except ValueError:
-            return False
+            # No IP address: a Unix socket, which only a process on this machine (the proxy) can
+            # reach; gunicorn treats such peers as allowed too.
+            return True
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped   # 127.0.0.1 as a dual-stack listener sees it
         return any(address in network for network in self.networks)
 
 
@@ -328,7 +333,7 @@ def install(app: Flask) -> Limits | None:
     if proxies:
         # Flask's documented way to wrap its WSGI app:
         app.wsgi_app = FromProxies(app.wsgi_app, proxies, app.config.get("FORWARDED_ALLOW_IPS")  # type: ignore[method-assign]
-                                   or os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1")
+                                   or os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1,::1")
     budgets = Budgets(_setting(app, "RATE_LIMIT_STORAGE", "memory://"))
     everything = parse(_setting(app, "RATE_LIMIT_DEFAULT", EVERYTHING_DEFAULT))
     costly = parse(_setting(app, "RATE_LIMIT_COSTLY", COSTLY_DEFAULT))

@@ -121,7 +121,7 @@ def test_the_proxys_word_is_taken_only_from_the_proxy():
     app.extensions["parley"].close()
     app = limited_app(TRUSTED_PROXIES=1, FORWARDED_ALLOW_IPS="10.0.0.0/8, ::1")
     client = app.test_client()
-    for peer in ("10.1.2.3", "::1"):
+    for peer in ("10.1.2.3", "::1", "::ffff:10.0.0.9", ""):  # "": a Unix socket, as gunicorn gives it
         answers = [client.post("/games", json=NEW_GAME, environ_base={"REMOTE_ADDR": peer},
                                headers={"X-Forwarded-For": f"198.51.{len(peer)}.{i}"}).status_code for i in range(6)]
         assert answers == [201] * 6, (peer, answers)  # each a client of its own, as the proxy says
