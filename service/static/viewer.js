@@ -46,13 +46,22 @@ function authorization(token) {
   return token ? {Authorization: "Bearer " + token} : {};
 }
 
+let loading = 0;   // the latest load asked for: an earlier one answering later is dropped
+
 async function loadGame(id, token) {
+  const mine = ++loading;
   const headers = authorization(token);
-  const r = await fetch(`/games/${encodeURIComponent(id)}/export`, {headers});
-  const d = await r.json();
-  if (!r.ok) {
+  let r, d;
+  try {
+    r = await fetch(`/games/${encodeURIComponent(id)}/export`, {headers});
+    d = await r.json();
+  } catch (err) {
+    d = {detail: "The game could not be loaded: " + err.message};
+  }
+  if (mine !== loading) return;
+  if (!r || !r.ok) {
     forget();   // not the game before: its board, and the token its arrow keys used, are gone
-    return fail(d.detail || r.statusText);
+    return fail(d.detail || (r && r.statusText) || "The game could not be loaded.");
   }
   source = {kind: "game", id, token};
   $("seat").disabled = true;   // the token decides who is looking
@@ -74,6 +83,7 @@ function firstHidden(d) {
 }
 
 function loadExport(d) {
+  ++loading;   // a file chosen while a game was loading: the game's answer is dropped
   // Replay folds the records up to the version shown; one hidden from the export's reader cannot
   // be folded, so such an export replays up to the version before it (docs/disputes.md).
   const first = firstHidden(d);

@@ -74,6 +74,13 @@ def test_a_load_that_fails_leaves_no_earlier_game_on_screen(served, browser):
                      document.getElementById("load").click(); })()""")
     page.wait_until('document.getElementById("error").textContent !== ""')
     assert page.evaluate('document.getElementById("viewer").hidden')
+    # The same when the request itself fails (the network, an answer that is not JSON).
+    page = browser.open(f"{served.base}/viewer?game={game.id}&token={token}", console=True)
+    page.wait_until('!!document.querySelector("svg.board") && !document.getElementById("viewer").hidden')
+    page.evaluate("""(() => { window.fetch = () => Promise.reject(new Error("offline"));
+                     document.getElementById("load").click(); })()""")
+    page.wait_until('document.getElementById("error").textContent.includes("offline")')
+    assert page.evaluate('document.getElementById("viewer").hidden')
 
 
 def test_five_chrono_flags_fit_the_picture_and_valerias_exhausted_numbers_are_apart(served, wide_browser):
