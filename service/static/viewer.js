@@ -30,7 +30,11 @@ function records(d) {
   const out = [];
   for (const e of (d.setup || [])) out.push({version: e.version, type: e.event && e.event.type, seat: null});
   for (const c of (d.commands || [])) {
-    for (const e of c.events || []) out.push({version: e.version, type: e.event && e.event.type, seat: c.seat});
+    const events = c.events || [];
+    // Each event with the command behind it: its type (a redacted body has none) and the version
+    // it was sent at, the first event's, as a replay's last_command says it.
+    const sent = {type: (c.body && c.body.type) || null, version: events.length ? events[0].version : null};
+    for (const e of events) out.push({version: e.version, type: e.event && e.event.type, seat: c.seat, sent});
   }
   return out;
 }
@@ -225,7 +229,8 @@ async function fetchView(version) {
   if (!r.ok) throw new Error(view.detail || r.statusText);
   if (source.kind === "game") {
     const acted = [...entries].reverse().find((e) => e.version <= version && e.seat !== null);
-    view.last_command = acted ? {version: acted.version, seat: acted.seat, body: {type: acted.type}} : null;
+    view.last_command = acted ? {version: acted.sent.version, seat: acted.seat,
+                                 body: {type: acted.sent.type || acted.type}} : null;
     view.viewer = view.you;
   }
   cache.set(version, view);

@@ -138,3 +138,23 @@ def test_a_card_leaving_a_hand_outlines_none_of_the_backs_that_stay(served, brow
     changed = page.evaluate('[...document.querySelectorAll("svg.board .piece.changed")].map((p) => p.dataset.key)')
     assert backs >= 1 and not [k for k in changed if k.startswith(f"hand-{seat}-")], (backs, changed)
     assert page.console_errors() == []
+
+
+def test_who_acted_is_the_command_by_token_as_by_export_file(served, browser):
+    """By token the page named the event at the version as if it were the command ('Gained
+    (version 14)'); by export file, the replay's command ('announce_roll (version 11)')."""
+    client = served.app.test_client()
+    game = create(client, "valeria-card-kingdoms", players=("Anne", "Ben"))
+    rng = random.Random(2)
+    for _ in range(12):
+        assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
+    export = client.get(f"/games/{game.id}/export", headers=game.host).get_json()
+    last = export["version"]
+    acted = client.post(f"/replays?at={last}", json=export).get_json()["last_command"]
+    names = ("Anne", "Ben")
+    expected = f"{names[acted['seat']]}: {acted['body']['type']} (version {acted['version']})"
+    assert acted["version"] < last or len(export["commands"][-1]["events"]) == 1
+    page = browser.open(f"{served.base}/viewer?game={game.id}&token={game.created['host_token']}", console=True)
+    page.wait_until(f'document.body.dataset.shown === "{last}"')
+    assert page.evaluate('document.getElementById("acted").textContent') == expected
+    assert page.console_errors() == []
