@@ -52,6 +52,15 @@ def served(tmp_path):
 
 
 @pytest.fixture
+def wide(served):
+    """A desktop-sized Chromium, where the whole picture is laid out: one per test."""
+    flags = [f for f in FLAGS if not f.startswith("--window-size")] + ["--window-size=1100,1300"]
+    chromium = Chromium([CHROMIUM, *flags, f"--user-data-dir={served.tmp / 'wide-profile'}"])
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
 def browser(served):
     chromium = Chromium([CHROMIUM, *FLAGS, f"--user-data-dir={served.tmp / 'devtools-profile'}"])
     yield chromium

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tests.browser.cdp import Chromium
-from tests.browser.conftest import CHROMIUM, FLAGS, png_pixels
+from tests.browser.conftest import png_pixels
 from tests.disputes.games import rechain
 from tests.fakes.http import create, progressing
 
@@ -214,15 +213,6 @@ CASES = [
     Case("valeria-card-kingdoms", valeria_pieces, valeria_moved, valeria_hidden, players=("Anne",),
          extra={"options": {"variant": "solo"}}, name="valeria-solo"),
 ]
-
-
-@pytest.fixture
-def wide(served):
-    """A desktop-sized Chromium: one per test, so one per ruleset."""
-    flags = [f for f in FLAGS if not f.startswith("--window-size")] + ["--window-size=1100,1300"]
-    chromium = Chromium([CHROMIUM, *flags, f"--user-data-dir={served.tmp / 'wide-profile'}"])
-    yield chromium
-    chromium.close()
 
 
 def play(game, case: Case) -> None:

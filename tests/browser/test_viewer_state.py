@@ -6,10 +6,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-
-from tests.browser.cdp import Chromium
-from tests.browser.conftest import CHROMIUM, FLAGS
 from tests.fakes.http import create, progressing
 
 # Answers to the arbiter's replays (no seat) come 0.8 s late; a seat's at once.
@@ -19,13 +15,14 @@ SLOW_ARBITER = """(() => { const real = window.fetch;
   return true; })()"""
 
 
-@pytest.fixture
-def wide_browser(served):
-    """A desktop-sized Chromium, where the whole picture is laid out."""
-    flags = [f for f in FLAGS if not f.startswith("--window-size")] + ["--window-size=1100,1300"]
-    chromium = Chromium([CHROMIUM, *flags, f"--user-data-dir={served.tmp / 'wide-profile'}"])
-    yield chromium
-    chromium.close()
+def _played(served, ruleset: str, seed: int, commands: int):
+    """A two-seat game played `commands` random commands in, and the host's export of it."""
+    client = served.app.test_client()
+    game = create(client, ruleset, players=("Anne", "Ben"))
+    rng = random.Random(seed)
+    for _ in range(commands):
+        assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
+    return client, game, client.get(f"/games/{game.id}/export", headers=game.host).get_json()
 
 
 def _show(page, version: int) -> None:
@@ -35,12 +32,7 @@ def _show(page, version: int) -> None:
 
 def test_an_answer_asked_for_the_arbiter_and_arriving_after_seen_by_changed_is_never_shown_as_the_seats(served,
                                                                                                        browser):
-    client = served.app.test_client()
-    game = create(client, "tesoros-del-rey-pirata", players=("Anne", "Ben"))
-    rng = random.Random(4)
-    for _ in range(30):
-        assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
-    export = client.get(f"/games/{game.id}/export", headers=game.host).get_json()
+    client, game, export = _played(served, "tesoros-del-rey-pirata", 4, 30)
     path = served.tmp / "export.json"
     path.write_text(json.dumps(export))
     page = browser.open(f"{served.base}/viewer", console=True)
@@ -83,11 +75,11 @@ def test_a_load_that_fails_leaves_no_earlier_game_on_screen(served, browser):
     assert page.evaluate('document.getElementById("viewer").hidden')
 
 
-def test_five_chrono_flags_fit_the_picture_and_valerias_exhausted_numbers_are_apart(served, wide_browser):
+def test_five_chrono_flags_fit_the_picture_and_valerias_exhausted_numbers_are_apart(served, wide):
     client = served.app.test_client()
     chrono = create(client, "chrono-corsairs", players=("Anne", "Ben", "Cleo", "Dan", "Eve"))
     token = chrono.created["seats"][0]["token"]
-    page = wide_browser.open(f"{served.base}/viewer?game={chrono.id}&token={token}", console=True)
+    page = wide.open(f"{served.base}/viewer?game={chrono.id}&token={token}", console=True)
     page.wait_until('!!document.querySelector("svg.board")')
     edges = page.evaluate("""(() => { const svg = document.querySelector("svg.board");
       const width = svg.viewBox.baseVal.width;
@@ -97,7 +89,7 @@ def test_five_chrono_flags_fit_the_picture_and_valerias_exhausted_numbers_are_ap
 
     valeria = create(client, "valeria-card-kingdoms", players=("Anne", "Ben"))
     token = valeria.created["seats"][0]["token"]
-    page = wide_browser.open(f"{served.base}/viewer?game={valeria.id}&token={token}", console=True)
+    page = wide.open(f"{served.base}/viewer?game={valeria.id}&token={token}", console=True)
     page.wait_until('!!document.querySelector("svg.board")')
     state = valeria.get("", valeria.seat(0)).get_json()["state"]
     labels = page.evaluate("""[...document.querySelectorAll('svg.board .piece[data-key^="exhausted"]')]
@@ -110,11 +102,7 @@ def test_five_chrono_flags_fit_the_picture_and_valerias_exhausted_numbers_are_ap
 def test_a_card_leaving_a_hand_outlines_none_of_the_backs_that_stay(served, browser):
     """Backs were labelled 'card k of N': one card played changed N, so every back left in the
     hand was outlined as changed (found by the viewer review)."""
-    client = served.app.test_client()
-    game = create(client, "tesoros-del-rey-pirata", players=("Anne", "Ben"))
-    rng = random.Random(8)
-    for _ in range(40):
-        assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
+    _, game, _ = _played(served, "tesoros-del-rey-pirata", 8, 40)
     spectator = {"Authorization": f"Bearer {game.created['spectator_token']}"}
 
     def hands(version: int) -> list:
@@ -143,12 +131,7 @@ def test_a_card_leaving_a_hand_outlines_none_of_the_backs_that_stay(served, brow
 def test_who_acted_is_the_command_by_token_as_by_export_file(served, browser):
     """By token the page named the event at the version as if it were the command ('Gained
     (version 14)'); by export file, the replay's command ('announce_roll (version 11)')."""
-    client = served.app.test_client()
-    game = create(client, "valeria-card-kingdoms", players=("Anne", "Ben"))
-    rng = random.Random(2)
-    for _ in range(12):
-        assert game.send(rng.choice(progressing(game.legal()))).status_code == 200
-    export = client.get(f"/games/{game.id}/export", headers=game.host).get_json()
+    client, game, export = _played(served, "valeria-card-kingdoms", 2, 12)
     last = export["version"]
     acted = client.post(f"/replays?at={last}", json=export).get_json()["last_command"]
     names = ("Anne", "Ben")
