@@ -279,3 +279,18 @@ def test_an_anonymous_export_over_parleys_limit_is_parleys_413_through_the_front
         assert answer.headers["Content-Type"].startswith(PROBLEM), (answer.status_code, answer.text[:300])
         _is_problem(answer, 413, "BODY_TOO_LARGE")
         assert "4 MiB" in answer.json()["detail"] or "4,194,304" in answer.json()["detail"], answer.json()
+
+
+def test_a_refused_export_over_a_mib_is_still_answered_as_a_problem(front):
+    """nginx's error pages inherited the 1 MiB body limit: redirected there, a refused export
+    over 1 MiB met it again and got nginx's HTML 413 instead of its problem (a review's find)."""
+    def chunks():
+        piece = b"a" * 1024 * 1024
+        yield b'{"format": "parley-export/1", "pad": "'
+        for _ in range(9):   # past the 8 MiB that /verifications takes through the front
+            yield piece
+        yield b'"}'
+
+    answer = requests.post(front.base + "/verifications", data=chunks(), timeout=30,
+                           headers={"Content-Type": "application/json"})
+    _is_problem(answer, 413, "BODY_TOO_LARGE")
